@@ -1,0 +1,442 @@
+// Collections and indexes: names, the kova_collections/kova_indexes tables
+// and a per-session cache of them, invalidated by a catalog version.
+#include <cstring>
+
+#include "docstore/internal.h"
+
+namespace kova::docstore {
+
+std::string Namespace(std::string_view db, std::string_view name) {
+  return std::string(db) + "." + std::string(name);
+}
+std::string CounterId(std::string_view ns, std::string_view field) {
+  return std::string(ns) + "." + std::string(field);
+}
+std::string TableName(std::string_view ns) {
+  return QuoteIdent("c:" + std::string(ns));
+}
+
+std::string IndexName(const IndexSpec& spec) {
+  if (!spec.name.empty()) return spec.name;
+  std::string name;
+  for (const auto& [field, dir] : spec.keys) {
+    if (!name.empty()) name += "_";
+    name += field + "_" + std::to_string(dir);
+  }
+  return name;
+}
+
+Status ValidateDbName(std::string_view db) {
+  if (db.empty())
+    return Status::Error(Code::kBadValue, "database name is empty");
+  if (db.size() > 63) {
+    return Status::Error(Code::kBadValue, "database name \"" + std::string(db) +
+                                              "\" is longer than 63 bytes");
+  }
+  for (char c : db) {
+    if (strchr("/\\. \"$*<>:|?", c) || c == '\0') {
+      return Status::Error(Code::kBadValue,
+                           "database name \"" + std::string(db) +
+                               "\" contains the invalid character '" +
+                               std::string(1, c) + "'");
+    }
+  }
+  return Status::OK();
+}
+
+Status ValidateCollectionName(std::string_view name) {
+  std::string n(name);
+  if (name.empty())
+    return Status::Error(Code::kBadValue, "collection name is empty");
+  if (name.find('\0') != std::string_view::npos || name[0] == '$' ||
+      name.front() == '.' || name.back() == '.' ||
+      name.find("..") != std::string_view::npos || name.size() > 200) {
+    return Status::Error(Code::kBadValue,
+                         "invalid collection name \"" + n + "\"");
+  }
+  return Status::OK();
+}
+
+Status ValidateAutoincrementField(std::string_view field) {
+  std::string f(field);
+  if (field.empty()) {
+    return Status::Error(Code::kBadValue, "autoincrement field name is empty");
+  }
+  if (field.find('.') != std::string_view::npos) {
+    return Status::Error(Code::kBadValue,
+                         "autoincrement field name \"" + f +
+                             "\" must be a single identifier without a dot");
+  }
+  if (field[0] == '$' || field.find('\0') != std::string_view::npos) {
+    return Status::Error(Code::kBadValue,
+                         "autoincrement field name \"" + f + "\" is invalid");
+  }
+  if (field == "_id") {
+    return Status::Error(Code::kBadValue,
+                         "_id cannot be an autoincrement field: _id stays an "
+                         "ObjectId; name another field");
+  }
+  return Status::OK();
+}
+
+Status SessionImpl::RefreshCatalog() {
+  sqlite3_stmt* raw;
+  Status s =
+      Prepare("SELECT value FROM kova_meta WHERE key='catalog_version'", &raw);
+  if (!s.ok()) return s;
+  StmtHandle stmt(raw);
+  int rc;
+  s = Step(raw, &rc);
+  if (!s.ok()) return s;
+  int64_t version = rc == SQLITE_ROW ? sqlite3_column_int64(raw, 0) : 0;
+  if (version != catalog_version_) {
+    collections_.clear();
+    catalog_version_ = version;
+  }
+  return Status::OK();
+}
+
+Status SessionImpl::BumpCatalogVersion() {
+  Status s = Exec(
+      "UPDATE kova_meta SET value = value + 1 WHERE key='catalog_version'");
+  if (!s.ok()) return s;
+  // Everything cached is reloaded on next use; pointers handed out before
+  // this call must not be used after it.
+  collections_.clear();
+  catalog_version_ = -1;
+  return RefreshCatalog();
+}
+
+Status SessionImpl::LookupCollection(const std::string& ns,
+                                     const CollectionMeta** meta) {
+  auto it = collections_.find(ns);
+  if (it != collections_.end()) {
+    *meta = &it->second;
+    return Status::OK();
+  }
+  *meta = nullptr;
+  sqlite3_stmt* raw;
+  Status s = Prepare(
+      "SELECT db, name, tbl, autoinc FROM kova_collections WHERE ns=?1", &raw);
+  if (!s.ok()) return s;
+  CollectionMeta m;
+  {
+    StmtHandle stmt(raw);
+    sqlite3_bind_text(raw, 1, ns.data(), static_cast<int>(ns.size()),
+                      SQLITE_TRANSIENT);
+    int rc;
+    s = Step(raw, &rc);
+    if (!s.ok()) return s;
+    if (rc != SQLITE_ROW) return Status::OK();
+    m.ns = ns;
+    m.db = reinterpret_cast<const char*>(sqlite3_column_text(raw, 0));
+    m.name = reinterpret_cast<const char*>(sqlite3_column_text(raw, 1));
+    m.table = reinterpret_cast<const char*>(sqlite3_column_text(raw, 2));
+    bson_t fields;
+    if (bson_init_static(
+            &fields, static_cast<const uint8_t*>(sqlite3_column_blob(raw, 3)),
+            sqlite3_column_bytes(raw, 3))) {
+      bson_iter_t it2;
+      bson_iter_init(&it2, &fields);
+      while (bson_iter_next(&it2))
+        if (BSON_ITER_HOLDS_UTF8(&it2))
+          m.autoincrement.emplace_back(bson_iter_utf8(&it2, nullptr));
+    }
+  }
+  s = Prepare(
+      "SELECT name, keys, is_unique, sqlite_name FROM kova_indexes WHERE "
+      "ns=?1 ORDER BY rowid",
+      &raw);
+  if (!s.ok()) return s;
+  {
+    StmtHandle stmt(raw);
+    sqlite3_bind_text(raw, 1, ns.data(), static_cast<int>(ns.size()),
+                      SQLITE_TRANSIENT);
+    int rc;
+    while ((s = Step(raw, &rc)).ok() && rc == SQLITE_ROW) {
+      IndexMeta index;
+      index.spec.name =
+          reinterpret_cast<const char*>(sqlite3_column_text(raw, 0));
+      bson_t keys;
+      if (bson_init_static(
+              &keys, static_cast<const uint8_t*>(sqlite3_column_blob(raw, 1)),
+              sqlite3_column_bytes(raw, 1))) {
+        bson_iter_t k;
+        bson_iter_init(&k, &keys);
+        while (bson_iter_next(&k))
+          index.spec.keys.emplace_back(bson_iter_key(&k),
+                                       bson_iter_as_int64(&k));
+      }
+      index.spec.unique = sqlite3_column_int(raw, 2) != 0;
+      index.sqlite_name =
+          reinterpret_cast<const char*>(sqlite3_column_text(raw, 3));
+      m.indexes.push_back(std::move(index));
+    }
+    if (!s.ok()) return s;
+  }
+  auto [pos, inserted] = collections_.emplace(ns, std::move(m));
+  *meta = &pos->second;
+  return Status::OK();
+}
+
+Status SessionImpl::RequireCollection(std::string_view db,
+                                      std::string_view name,
+                                      const CollectionMeta** meta) {
+  Status s = ValidateDbName(db);
+  if (!s.ok()) return s;
+  std::string ns = Namespace(db, name);
+  s = LookupCollection(ns, meta);
+  if (!s.ok()) return s;
+  if (!*meta) {
+    return Status::Error(Code::kNamespaceNotFound,
+                         "collection " + ns + " does not exist");
+  }
+  return Status::OK();
+}
+
+Status SessionImpl::WriteCollectionRow(const CollectionMeta& meta) {
+  bson_t fields = BSON_INITIALIZER;
+  for (size_t i = 0; i < meta.autoincrement.size(); i++) {
+    std::string key = std::to_string(i);
+    bson_append_utf8(&fields, key.c_str(), -1, meta.autoincrement[i].c_str(),
+                     -1);
+  }
+  sqlite3_stmt* raw;
+  Status s = Prepare(
+      "INSERT OR REPLACE INTO kova_collections(ns, db, name, tbl, "
+      "autoinc) VALUES(?1, ?2, ?3, ?4, ?5)",
+      &raw);
+  if (s.ok()) {
+    StmtHandle stmt(raw);
+    sqlite3_bind_text(raw, 1, meta.ns.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(raw, 2, meta.db.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(raw, 3, meta.name.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(raw, 4, meta.table.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_blob(raw, 5, bson_get_data(&fields), fields.len,
+                      SQLITE_TRANSIENT);
+    int rc;
+    s = Step(raw, &rc);
+  }
+  bson_destroy(&fields);
+  return s;
+}
+
+Status SessionImpl::CreateCollectionLocked(std::string_view db,
+                                           std::string_view name,
+                                           const CollectionOptions& options,
+                                           const CollectionMeta** meta) {
+  Status s = ValidateDbName(db);
+  if (s.ok()) s = ValidateCollectionName(name);
+  if (!s.ok()) return s;
+  // Validate every field before writing anything.
+  for (size_t i = 0; i < options.autoincrement.size(); i++) {
+    const auto& [field, spec] = options.autoincrement[i];
+    s = ValidateAutoincrementField(field);
+    if (!s.ok()) return s;
+    for (size_t j = 0; j < i; j++) {
+      if (options.autoincrement[j].first == field) {
+        return Status::Error(Code::kBadValue, "autoincrement field \"" + field +
+                                                  "\" is named twice");
+      }
+    }
+    if (spec.increment == 0) {
+      return Status::Error(Code::kBadValue,
+                           "autoincrement increment must not be zero");
+    }
+  }
+  std::string ns = Namespace(db, name);
+  const CollectionMeta* existing;
+  s = LookupCollection(ns, &existing);
+  if (!s.ok()) return s;
+  if (existing) {
+    return Status::Error(Code::kNamespaceExists,
+                         "collection " + ns + " already exists");
+  }
+  CollectionMeta m;
+  m.ns = ns;
+  m.db = db;
+  m.name = name;
+  m.table = TableName(ns);
+  s = Exec("INSERT OR IGNORE INTO kova_databases VALUES(" + QuoteLiteral(db) +
+           ")");
+  if (s.ok())
+    s = Exec("CREATE TABLE " + m.table +
+             "(rid INTEGER PRIMARY KEY, doc BLOB NOT NULL)");
+  if (s.ok()) s = WriteCollectionRow(m);
+  if (s.ok()) s = BumpCatalogVersion();
+  if (!s.ok()) return s;
+  const CollectionMeta* created;
+  s = LookupCollection(ns, &created);
+  if (!s.ok()) return s;
+  s = CreateIndexLocked(*created, IndexSpec{"_id_", {{"_id", 1}}, true},
+                        nullptr);
+  for (const auto& [field, spec] : options.autoincrement) {
+    if (!s.ok()) break;
+    s = LookupCollection(ns, &created);
+    if (s.ok()) s = AddAutoincrementLocked(*created, field, spec);
+  }
+  if (!s.ok()) return s;
+  return meta ? LookupCollection(ns, meta) : Status::OK();
+}
+
+Status SessionImpl::GetOrCreateCollection(std::string_view db,
+                                          std::string_view name,
+                                          const CollectionMeta** meta) {
+  Status s = ValidateDbName(db);
+  if (!s.ok()) return s;
+  s = LookupCollection(Namespace(db, name), meta);
+  if (!s.ok() || *meta) return s;
+  return CreateCollectionLocked(db, name, {}, meta);
+}
+
+Status SessionImpl::CreateIndexLocked(const CollectionMeta& meta,
+                                      const IndexSpec& spec, bool* created) {
+  if (spec.keys.empty()) {
+    return Status::Error(Code::kBadValue, "an index needs at least one key");
+  }
+  for (const auto& [field, dir] : spec.keys) {
+    if (field.empty() || field[0] == '$' || (dir != 1 && dir != -1)) {
+      return Status::Error(Code::kBadValue, "invalid index key {" + field +
+                                                ": " + std::to_string(dir) +
+                                                "}; use 1 or -1");
+    }
+  }
+  std::string name = IndexName(spec);
+  for (const auto& index : meta.indexes) {
+    if (index.spec.keys == spec.keys && index.spec.unique == spec.unique) {
+      // Same index again: nothing to do, as MongoDB.
+      if (created) *created = false;
+      return Status::OK();
+    }
+    if (index.spec.name == name) {
+      return Status::Error(Code::kBadValue, "an index named " + name +
+                                                " with other keys "
+                                                "already exists on " +
+                                                meta.ns);
+    }
+  }
+  std::string sqlite_name = QuoteIdent("i:" + meta.ns + ":" + name);
+  std::string sql = std::string("CREATE ") + (spec.unique ? "UNIQUE " : "") +
+                    "INDEX " + sqlite_name + " ON " + meta.table + "(";
+  bson_t keys = BSON_INITIALIZER;
+  for (size_t i = 0; i < spec.keys.size(); i++) {
+    const auto& [field, dir] = spec.keys[i];
+    if (i) sql += ", ";
+    sql += "kova_key(doc, " + QuoteLiteral(field) + ")" +
+           (dir == 1 ? " ASC" : " DESC");
+    bson_append_int32(&keys, field.c_str(), -1, dir);
+  }
+  sql += ")";
+  Status s = Exec(sql);
+  if (!s.ok()) {
+    bson_destroy(&keys);
+    if (s.message().find("UNIQUE constraint failed") != std::string::npos) {
+      return Status::Error(Code::kDuplicateKey, "cannot create unique index " +
+                                                    name + " on " + meta.ns +
+                                                    ": existing documents hold "
+                                                    "duplicate keys");
+    }
+    return s;
+  }
+  sqlite3_stmt* raw;
+  s = Prepare(
+      "INSERT INTO kova_indexes(ns, name, keys, is_unique, sqlite_name) "
+      "VALUES(?1, ?2, ?3, ?4, ?5)",
+      &raw);
+  if (s.ok()) {
+    StmtHandle stmt(raw);
+    sqlite3_bind_text(raw, 1, meta.ns.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(raw, 2, name.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_blob(raw, 3, bson_get_data(&keys), keys.len, SQLITE_TRANSIENT);
+    sqlite3_bind_int(raw, 4, spec.unique ? 1 : 0);
+    sqlite3_bind_text(raw, 5, sqlite_name.c_str(), -1, SQLITE_TRANSIENT);
+    int rc;
+    s = Step(raw, &rc);
+  }
+  bson_destroy(&keys);
+  if (s.ok()) s = BumpCatalogVersion();
+  if (s.ok() && created) *created = true;
+  return s;
+}
+
+Status SessionImpl::DropCollectionLocked(const CollectionMeta& meta) {
+  if (is_counters(meta)) {
+    return Status::Error(Code::kIllegalOperation,
+                         "admin.counters cannot be dropped; delete its rows "
+                         "instead");
+  }
+  std::string ns = meta.ns;
+  std::string table = meta.table;
+  Status s = Exec("DROP TABLE " + table);
+  if (s.ok()) s = Exec("DELETE FROM kova_indexes WHERE ns=" + QuoteLiteral(ns));
+  if (s.ok())
+    s = Exec("DELETE FROM kova_collections WHERE ns=" + QuoteLiteral(ns));
+  // The counters belong to the collection and go with it.
+  if (s.ok())
+    s = Exec("DELETE FROM " +
+             TableName(std::string(kAdminDb) + "." + kCountersCollection) +
+             " WHERE kova_key(doc, 'collection') = " + QuoteLiteral(ns));
+  if (s.ok()) s = BumpCatalogVersion();
+  return s;
+}
+
+Status SessionImpl::AddAutoincrementLocked(const CollectionMeta& meta,
+                                           std::string_view field,
+                                           const CounterSpec& spec) {
+  Status s = ValidateAutoincrementField(field);
+  if (!s.ok()) return s;
+  if (spec.increment == 0) {
+    return Status::Error(Code::kBadValue,
+                         "autoincrement increment must not be zero");
+  }
+  if (is_counters(meta)) {
+    return Status::Error(Code::kIllegalOperation,
+                         "admin.counters cannot have autoincrement fields");
+  }
+  for (const auto& f : meta.autoincrement) {
+    if (f == field) {
+      return Status::Error(Code::kBadValue, "field \"" + std::string(field) +
+                                                "\" of " + meta.ns +
+                                                " is already autoincrement");
+    }
+  }
+  std::string ns = meta.ns;
+  CollectionMeta updated = meta;
+  updated.autoincrement.emplace_back(field);
+  bool covered = false;
+  for (const auto& index : meta.indexes) {
+    if (index.spec.keys.size() == 1 && index.spec.keys[0].first == field)
+      covered = true;
+  }
+  // The initial last is one step before the start, so the first value is
+  // the start ("0 = nothing handed out" for a counter starting at 1).
+  std::string id = CounterId(ns, field);
+  s = WriteCollectionRow(updated);
+  if (!s.ok()) return s;
+  s = BumpCatalogVersion();  // `meta` is stale from here on
+  if (!s.ok()) return s;
+  if (!covered) {
+    const CollectionMeta* current;
+    s = LookupCollection(ns, &current);
+    if (!s.ok()) return s;
+    s = CreateIndexLocked(
+        *current,
+        IndexSpec{std::string(field) + "_1", {{std::string(field), 1}}, true},
+        nullptr);
+    if (!s.ok()) return s;
+  }
+  int64_t start =
+      spec.start.value_or(spec.increment > 0 ? spec.min_value.value_or(1)
+                                             : spec.max_value.value_or(-1));
+  bool defaults = spec.increment == 1 && !spec.start && !spec.min_value &&
+                  !spec.max_value && !spec.cycle;
+  int64_t last;
+  if (__builtin_sub_overflow(start, spec.increment, &last)) {
+    return Status::Error(Code::kBadValue,
+                         "autoincrement start " + std::to_string(start) +
+                             " leaves no room for one step before it");
+  }
+  return WriteCounterRow(id, ns, field, defaults ? nullptr : &spec, last);
+}
+
+}  // namespace kova::docstore

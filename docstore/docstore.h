@@ -1,0 +1,232 @@
+// Public interface of the document store: a data directory of databases and
+// collections of BSON documents kept in one SQLite file, with autoincrement
+// counters as editable rows of admin.counters.
+#pragma once
+
+#include <bson/bson.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+struct sqlite3;
+
+namespace kova::docstore {
+
+// Error kinds at the storage boundary. Each maps to a MongoDB-style code for
+// the document command API (and, later, to a SQLSTATE in the planner).
+enum class Code {
+  kOk = 0,
+  kBadValue,       // malformed argument, unknown operator, bad name
+  kTypeMismatch,   // a value of the wrong BSON type
+  kFailedToParse,  // invalid JSON
+  kNamespaceNotFound,
+  kNamespaceExists,
+  kIndexNotFound,
+  kDuplicateKey,
+  kImmutableField,    // an update tried to change _id
+  kPathNotViable,     // an update path runs through a non-document
+  kCounterExhausted,  // a counter reached its bound and does not cycle
+  kOverflow,
+  kIllegalOperation,
+  kCommandNotFound,
+  kLocked,  // another process owns the data directory
+  kBusy,    // a lock could not be had within the timeout
+  kIOError,
+  kCorruption,
+  kInternal,
+};
+
+class Status {
+ public:
+  Status() = default;
+  static Status OK() { return Status(); }
+  static Status Error(Code code, std::string message) {
+    return Status(code, std::move(message));
+  }
+  bool ok() const { return code_ == Code::kOk; }
+  Code code() const { return code_; }
+  const std::string& message() const { return message_; }
+  int mongo_code() const;         // e.g. 11000 for kDuplicateKey
+  const char* code_name() const;  // e.g. "DuplicateKey"
+  std::string ToString() const;
+
+ private:
+  Status(Code code, std::string message)
+      : code_(code), message_(std::move(message)) {}
+  Code code_ = Code::kOk;
+  std::string message_;
+};
+
+enum class JsonMode { kRelaxed, kCanonical };
+
+// An owned BSON document (move and copy).
+class Document {
+ public:
+  Document();
+  explicit Document(bson_t* adopt);  // takes ownership of a heap bson_t
+  Document(const uint8_t* data, size_t len);
+  Document(const Document& other);
+  Document(Document&& other) noexcept;
+  Document& operator=(Document other) noexcept;
+  ~Document();
+
+  static Status FromJson(std::string_view json, Document* out);
+  std::string ToJson(JsonMode mode = JsonMode::kRelaxed) const;
+  const bson_t* bson() const { return doc_; }
+  bson_t* mutable_bson() { return doc_; }
+
+ private:
+  bson_t* doc_;
+};
+
+// Options of an autoincrement counter; the defaults are those of a
+// PostgreSQL sequence AS bigint with INCREMENT 1.
+struct CounterSpec {
+  int64_t increment = 1;
+  std::optional<int64_t> start;      // default: min for ascending, max else
+  std::optional<int64_t> min_value;  // default: 1 or INT64_MIN
+  std::optional<int64_t> max_value;  // default: INT64_MAX or -1
+  bool cycle = false;
+};
+
+struct IndexSpec {
+  std::string name;  // derived from keys when empty: "a_1_b_-1"
+  std::vector<std::pair<std::string, int>> keys;  // field path, 1 or -1
+  bool unique = false;
+};
+
+struct CollectionOptions {
+  std::vector<std::pair<std::string, CounterSpec>> autoincrement;
+};
+
+struct CollectionInfo {
+  std::string name;
+  std::vector<std::string> autoincrement;
+};
+
+struct FindOptions {
+  const bson_t* sort = nullptr;        // {field: 1|-1, ...}
+  const bson_t* projection = nullptr;  // {field: 1, ...} or {field: 0, ...}
+  int64_t limit = 0;                   // 0 = no limit
+  int64_t skip = 0;
+};
+
+struct UpdateResult {
+  int64_t matched = 0;
+  int64_t modified = 0;
+};
+
+struct StoreOptions {
+  bool create_if_missing = true;
+  // FULL: each commit is on disk before it returns (durable). NORMAL: a
+  // commit survives a process crash but not a power loss.
+  bool synchronous_full = true;
+  int busy_timeout_ms = 5000;
+};
+
+class Session;
+
+// A data directory opened by this process. Holds an exclusive lock on the
+// directory for its lifetime so that a second process gets kLocked.
+class Store {
+ public:
+  static Status Open(const std::string& dir, const StoreOptions& options,
+                     std::unique_ptr<Store>* store);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  // Each session has its own SQLite connection; use one session per thread.
+  Status NewSession(std::unique_ptr<Session>* session);
+  const std::string& dir() const { return dir_; }
+  const StoreOptions& options() const { return options_; }
+
+ private:
+  Store(std::string dir, StoreOptions options, int lock_fd);
+  std::string dir_;
+  StoreOptions options_;
+  int lock_fd_;
+};
+
+class SessionImpl;
+
+class Session {
+ public:
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Transactions. Outside an explicit transaction every call commits on its
+  // own. A counter value handed out is never handed out again, even when the
+  // transaction that took it rolls back (as PostgreSQL's nextval).
+  Status Begin();
+  Status Commit();
+  Status Rollback();
+  Status Savepoint(std::string_view name);
+  Status ReleaseSavepoint(std::string_view name);
+  Status RollbackToSavepoint(std::string_view name);
+  bool in_transaction() const;
+
+  // Collections and indexes. Collection names may contain dots; database
+  // names may not.
+  Status CreateCollection(std::string_view db, std::string_view name,
+                          const CollectionOptions& options);
+  Status DropCollection(std::string_view db, std::string_view name,
+                        int* indexes_was = nullptr);
+  // Makes an existing field autoincrement: writes the counter row and adds a
+  // unique index unless an index already covers exactly that field.
+  Status AddAutoincrement(std::string_view db, std::string_view collection,
+                          std::string_view field, const CounterSpec& spec);
+  Status CreateIndex(std::string_view db, std::string_view collection,
+                     const IndexSpec& spec, bool* created = nullptr);
+  Status DropIndex(std::string_view db, std::string_view collection,
+                   std::string_view name);
+  Status ListCollections(std::string_view db, std::vector<CollectionInfo>* out);
+  Status ListIndexes(std::string_view db, std::string_view collection,
+                     std::vector<IndexSpec>* out);
+
+  // Documents. Insert creates the collection when it does not exist.
+  // `stored`, when given, receives the document as stored (with _id and
+  // autoincrement values).
+  Status Insert(std::string_view db, std::string_view collection,
+                const bson_t* doc, Document* stored = nullptr);
+  Status Find(std::string_view db, std::string_view collection,
+              const bson_t* filter, const FindOptions& options,
+              std::vector<Document>* out);
+  Status Update(std::string_view db, std::string_view collection,
+                const bson_t* query, const bson_t* update, bool multi,
+                UpdateResult* result);
+  Status Delete(std::string_view db, std::string_view collection,
+                const bson_t* query, int64_t limit, int64_t* deleted);
+  // The SQLite query plan a Find with this filter and sort would use.
+  Status ExplainFind(std::string_view db, std::string_view collection,
+                     const bson_t* filter, const bson_t* sort,
+                     std::string* plan);
+
+  // The document command API: one MongoDB-shaped command in, one reply out.
+  // The reply always has `ok`; on error also `errmsg`, `code`, `codeName`.
+  Document RunCommand(std::string_view db, const bson_t* command);
+  std::string RunCommandJson(std::string_view db, std::string_view json,
+                             JsonMode mode = JsonMode::kRelaxed);
+
+  // The session's SQLite connection, for layers that run SQL over
+  // collections (the planner). Functions kova_key(doc, path) is registered.
+  sqlite3* connection();
+
+ private:
+  friend class Store;
+  explicit Session(std::unique_ptr<SessionImpl> impl);
+  std::unique_ptr<SessionImpl> impl_;
+};
+
+// Names used by the counter rules.
+inline constexpr const char* kAdminDb = "admin";
+inline constexpr const char* kCountersCollection = "counters";
+
+}  // namespace kova::docstore

@@ -1,0 +1,253 @@
+// Internal declarations shared by the docstore's source files.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "docstore/docstore.h"
+
+namespace kova::docstore {
+
+// ---- keys.cc: field access and index keys -------------------------------
+
+// Index keys: every field value maps to one SQLite value so that SQLite's
+// ordering and equality follow BSON's: numbers as INTEGER/REAL (1 == 1.0),
+// strings as TEXT, null/missing as NULL, everything else as a BLOB whose
+// first byte orders the BSON type brackets as MongoDB does.
+enum class KeyBracket { kNull, kNumber, kString, kOther };
+
+// Registers kova_key(doc, path) on a connection: the key of the field at a
+// dotted path of a BSON document, deterministic so that expression indexes
+// can be built on it.
+int RegisterFunctions(sqlite3* db);
+// Advances `it` to the top-level field named exactly `key`.
+bool FindKeyExact(bson_iter_t* it, std::string_view key);
+// Finds the element at a dotted path ("a.b.0"); false when absent.
+bool FindPath(const bson_t* doc, std::string_view path, bson_iter_t* out);
+// Binds the key of a value to a statement parameter.
+void BindKey(sqlite3_stmt* stmt, int index, const bson_iter_t* value);
+KeyBracket BracketOf(const bson_iter_t* value);
+// The value as an integer when it is an int32, int64 or integral double.
+std::optional<int64_t> IntegralValue(const bson_iter_t* value);
+// Appends an integer as int32 while it fits and int64 after.
+void AppendInteger(bson_t* doc, std::string_view key, int64_t value);
+// A value written as relaxed Extended JSON, for messages.
+std::string ValueToJson(const bson_iter_t* value);
+
+// ---- sqlite helpers ---------------------------------------------------------
+
+std::string QuoteIdent(std::string_view name);
+std::string QuoteLiteral(std::string_view text);
+Status SqliteError(sqlite3* db, int rc, std::string_view context);
+
+// Resets a cached statement when it goes out of scope.
+class StmtHandle {
+ public:
+  explicit StmtHandle(sqlite3_stmt* stmt = nullptr) : stmt_(stmt) {}
+  ~StmtHandle() {
+    if (stmt_) {
+      sqlite3_reset(stmt_);
+      sqlite3_clear_bindings(stmt_);
+    }
+  }
+  StmtHandle(const StmtHandle&) = delete;
+  StmtHandle& operator=(const StmtHandle&) = delete;
+  sqlite3_stmt* get() const { return stmt_; }
+
+ private:
+  sqlite3_stmt* stmt_;
+};
+
+// ---- filter.cc: query documents to SQL ---------------------------------
+
+// A WHERE clause over `doc` with its parameters (iterators into the filter,
+// valid while the filter document lives).
+struct WhereClause {
+  std::string sql;  // "1" when the filter is empty
+  std::vector<bson_iter_t> params;
+};
+Status BuildWhere(const bson_t* filter, WhereClause* out);
+Status BuildOrderBy(const bson_t* sort, std::string* out);
+void BindWhere(sqlite3_stmt* stmt, const WhereClause& where, int first = 1);
+Status ApplyProjection(const bson_t* doc, const bson_t* projection,
+                       Document* out);
+
+// ---- node.cc: mutable documents for updates -----------------------------
+
+Status ApplyUpdate(const bson_t* doc, const bson_t* update, Document* out,
+                   bool* changed);
+
+// ---- catalog ------------------------------------------------------------
+
+struct IndexMeta {
+  IndexSpec spec;
+  std::string sqlite_name;
+};
+
+struct CollectionMeta {
+  std::string ns;  // "db.collection"
+  std::string db;
+  std::string name;
+  std::string table;  // quoted SQLite table name
+  std::vector<std::string> autoincrement;
+  std::vector<IndexMeta> indexes;
+};
+
+std::string Namespace(std::string_view db, std::string_view name);
+std::string CounterId(std::string_view ns, std::string_view field);
+std::string TableName(std::string_view ns);
+std::string IndexName(const IndexSpec& spec);
+Status ValidateDbName(std::string_view db);
+Status ValidateCollectionName(std::string_view name);
+Status ValidateAutoincrementField(std::string_view field);
+
+// ---- the session --------------------------------------------------------
+
+class SessionImpl {
+ public:
+  SessionImpl(Store* store, sqlite3* db) : store_(store), db_(db) {}
+  ~SessionImpl();
+
+  Status Prepare(const std::string& sql, sqlite3_stmt** stmt);
+  Status Exec(const std::string& sql);
+  Status Step(sqlite3_stmt* stmt, int* rc);  // rc SQLITE_ROW or SQLITE_DONE
+
+  // Runs fn inside the current transaction, or in a new write transaction
+  // that commits when fn succeeds and rolls back when it fails.
+  template <typename Fn>
+  Status InWrite(Fn&& fn);
+  template <typename Fn>
+  Status InRead(Fn&& fn);
+
+  // Transactions.
+  Status Begin();
+  Status Commit();
+  Status Rollback();
+  Status Savepoint(std::string_view name);
+  Status ReleaseSavepoint(std::string_view name);
+  Status RollbackToSavepoint(std::string_view name);
+  bool explicit_txn() const { return explicit_txn_; }
+
+  // Catalog (catalog_cache.cc).
+  Status RefreshCatalog();
+  // nullptr in *meta when absent.
+  Status LookupCollection(const std::string& ns, const CollectionMeta** meta);
+  Status CreateCollectionLocked(std::string_view db, std::string_view name,
+                                const CollectionOptions& options,
+                                const CollectionMeta** meta);
+  Status GetOrCreateCollection(std::string_view db, std::string_view name,
+                               const CollectionMeta** meta);
+  Status RequireCollection(std::string_view db, std::string_view name,
+                           const CollectionMeta** meta);
+  Status CreateIndexLocked(const CollectionMeta& meta, const IndexSpec& spec,
+                           bool* created);
+  Status DropCollectionLocked(const CollectionMeta& meta);
+  Status AddAutoincrementLocked(const CollectionMeta& meta,
+                                std::string_view field,
+                                const CounterSpec& spec);
+  Status BumpCatalogVersion();
+  Status WriteCollectionRow(const CollectionMeta& meta);
+
+  // Counters (counters.cc).
+  Status NextCounterValue(const CollectionMeta& meta, const std::string& field,
+                          int64_t* value);
+  Status MoveCounterForSentValue(const CollectionMeta& meta,
+                                 const std::string& field, int64_t sent);
+  Status WriteCounterRow(const std::string& id, std::string_view collection,
+                         std::string_view field, const CounterSpec* spec,
+                         int64_t last);
+  Status ValidateCounterDocument(const bson_t* doc, Document* normalized);
+  Status ReapplyHandedOut();
+
+  // Documents (session.cc).
+  Status InsertLocked(const CollectionMeta& meta, const bson_t* doc,
+                      Document* stored);
+  Status InsertRaw(const CollectionMeta& meta, const bson_t* doc);
+  Status DuplicateKeyError(const CollectionMeta& meta, const bson_t* doc);
+  Status FindLocked(const CollectionMeta& meta, const bson_t* filter,
+                    const FindOptions& options, std::vector<Document>* out,
+                    std::vector<int64_t>* rowids);
+  Status UpdateLocked(const CollectionMeta& meta, const bson_t* query,
+                      const bson_t* update, bool multi, UpdateResult* result);
+  Status DeleteLocked(const CollectionMeta& meta, const bson_t* query,
+                      int64_t limit, int64_t* deleted);
+
+  Store* store() { return store_; }
+  sqlite3* db() { return db_; }
+  bool is_counters(const CollectionMeta& meta) const;
+
+ private:
+  Store* store_;
+  sqlite3* db_;
+  std::unordered_map<std::string, sqlite3_stmt*> statements_;
+  int64_t catalog_version_ = -1;
+  std::map<std::string, CollectionMeta> collections_;
+  bool explicit_txn_ = false;
+  int savepoint_depth_ = 0;  // of the implicit ones used by InWrite
+  // Counter values handed out by the current transaction (counter id ->
+  // furthest value). Re-applied after a rollback so they are never reused.
+  std::map<std::string, std::pair<std::string, int64_t>> handed_out_;
+};
+
+template <typename Fn>
+Status SessionImpl::InWrite(Fn&& fn) {
+  if (explicit_txn_) {
+    // A failing call inside a transaction leaves no partial effect.
+    std::string sp = "kova_stmt_" + std::to_string(savepoint_depth_++);
+    Status s = Exec("SAVEPOINT " + sp);
+    if (s.ok()) s = RefreshCatalog();
+    if (s.ok()) s = fn();
+    if (s.ok()) {
+      s = Exec("RELEASE " + sp);
+    } else {
+      Exec("ROLLBACK TO " + sp);
+      Exec("RELEASE " + sp);
+      collections_.clear();
+      catalog_version_ = -1;
+      Status r = ReapplyHandedOut();
+      (void)r;
+    }
+    savepoint_depth_--;
+    return s;
+  }
+  Status s = Exec("BEGIN IMMEDIATE");
+  if (!s.ok()) return s;
+  s = RefreshCatalog();
+  if (s.ok()) s = fn();
+  if (s.ok()) {
+    s = Exec("COMMIT");
+    if (s.ok()) {
+      handed_out_.clear();
+      return s;
+    }
+  }
+  Exec("ROLLBACK");
+  collections_.clear();
+  catalog_version_ = -1;
+  Status r = ReapplyHandedOut();
+  (void)r;
+  return s;
+}
+
+template <typename Fn>
+Status SessionImpl::InRead(Fn&& fn) {
+  if (explicit_txn_) {
+    Status s = RefreshCatalog();
+    return s.ok() ? fn() : s;
+  }
+  Status s = Exec("BEGIN");
+  if (!s.ok()) return s;
+  s = RefreshCatalog();
+  if (s.ok()) s = fn();
+  Exec(s.ok() ? "COMMIT" : "ROLLBACK");
+  return s;
+}
+
+}  // namespace kova::docstore

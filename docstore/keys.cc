@@ -1,0 +1,359 @@
+// Field access and index keys (see internal.h for the key encoding).
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "docstore/internal.h"
+
+namespace kova::docstore {
+namespace {
+
+// First byte of a BLOB key: orders the non-number, non-string brackets as
+// MongoDB does (object < array < binary < objectId < bool < date < ...).
+enum Tag : uint8_t {
+  kTagDocument = 0x10,
+  kTagArray = 0x20,
+  kTagBinary = 0x30,
+  kTagObjectId = 0x40,
+  kTagBool = 0x50,
+  kTagDate = 0x60,
+  kTagTimestamp = 0x70,
+  kTagRegex = 0x80,
+  kTagOther = 0x90,
+};
+
+void AppendBigEndian(std::string* out, uint64_t v) {
+  for (int shift = 56; shift >= 0; shift -= 8) {
+    out->push_back(static_cast<char>((v >> shift) & 0xff));
+  }
+}
+
+// A key is one of: null, integer, real, text (borrowed), blob (owned).
+struct Key {
+  enum Kind { kNull, kInt, kReal, kText, kBlob } kind = kNull;
+  int64_t i = 0;
+  double d = 0;
+  const char* text = nullptr;
+  uint32_t text_len = 0;
+  std::string blob;
+};
+
+void EncodeKey(const bson_iter_t* it, Key* key) {
+  switch (bson_iter_type(it)) {
+    case BSON_TYPE_EOD:
+    case BSON_TYPE_NULL:
+    case BSON_TYPE_UNDEFINED:
+      key->kind = Key::kNull;
+      return;
+    case BSON_TYPE_INT32:
+      key->kind = Key::kInt;
+      key->i = bson_iter_int32(it);
+      return;
+    case BSON_TYPE_INT64:
+      key->kind = Key::kInt;
+      key->i = bson_iter_int64(it);
+      return;
+    case BSON_TYPE_DOUBLE: {
+      double d = bson_iter_double(it);
+      key->kind = Key::kReal;
+      // SQLite turns NaN into NULL; MongoDB orders NaN below every number.
+      key->d = std::isnan(d) ? -std::numeric_limits<double>::infinity() : d;
+      return;
+    }
+    case BSON_TYPE_DECIMAL128: {
+      bson_decimal128_t dec;
+      bson_iter_decimal128(it, &dec);
+      char buf[BSON_DECIMAL128_STRING];
+      bson_decimal128_to_string(&dec, buf);
+      key->kind = Key::kReal;
+      key->d = std::strtod(buf, nullptr);
+      return;
+    }
+    case BSON_TYPE_UTF8:
+    case BSON_TYPE_SYMBOL:
+      key->kind = Key::kText;
+      key->text = bson_iter_utf8(it, &key->text_len);
+      return;
+    default:
+      break;
+  }
+  key->kind = Key::kBlob;
+  std::string& b = key->blob;
+  switch (bson_iter_type(it)) {
+    case BSON_TYPE_DOCUMENT:
+    case BSON_TYPE_ARRAY: {
+      const uint8_t* data;
+      uint32_t len;
+      if (bson_iter_type(it) == BSON_TYPE_DOCUMENT) {
+        b.push_back(static_cast<char>(kTagDocument));
+        bson_iter_document(it, &len, &data);
+      } else {
+        b.push_back(static_cast<char>(kTagArray));
+        bson_iter_array(it, &len, &data);
+      }
+      b.append(reinterpret_cast<const char*>(data), len);
+      return;
+    }
+    case BSON_TYPE_BINARY: {
+      bson_subtype_t subtype;
+      uint32_t len;
+      const uint8_t* data;
+      bson_iter_binary(it, &subtype, &len, &data);
+      b.push_back(static_cast<char>(kTagBinary));
+      // Length first: MongoDB orders binaries by length, then subtype.
+      AppendBigEndian(&b, len);
+      b.push_back(static_cast<char>(subtype));
+      b.append(reinterpret_cast<const char*>(data), len);
+      return;
+    }
+    case BSON_TYPE_OID:
+      b.push_back(static_cast<char>(kTagObjectId));
+      b.append(reinterpret_cast<const char*>(bson_iter_oid(it)->bytes), 12);
+      return;
+    case BSON_TYPE_BOOL:
+      b.push_back(static_cast<char>(kTagBool));
+      b.push_back(bson_iter_bool(it) ? 1 : 0);
+      return;
+    case BSON_TYPE_DATE_TIME:
+      b.push_back(static_cast<char>(kTagDate));
+      // Flip the sign bit so that byte order is numeric order.
+      AppendBigEndian(
+          &b, static_cast<uint64_t>(bson_iter_date_time(it)) ^ (1ULL << 63));
+      return;
+    case BSON_TYPE_TIMESTAMP: {
+      uint32_t ts, inc;
+      bson_iter_timestamp(it, &ts, &inc);
+      b.push_back(static_cast<char>(kTagTimestamp));
+      AppendBigEndian(&b, (static_cast<uint64_t>(ts) << 32) | inc);
+      return;
+    }
+    case BSON_TYPE_REGEX: {
+      const char* options;
+      const char* regex = bson_iter_regex(it, &options);
+      b.push_back(static_cast<char>(kTagRegex));
+      b.append(regex);
+      b.push_back('\0');
+      b.append(options);
+      return;
+    }
+    default: {
+      // Rare types (code, minKey, maxKey, ...) compare by type only.
+      b.push_back(static_cast<char>(kTagOther));
+      b.push_back(static_cast<char>(bson_iter_type(it)));
+      if (bson_iter_type(it) == BSON_TYPE_CODE) {
+        uint32_t len;
+        const char* code = bson_iter_code(it, &len);
+        b.append(code, len);
+      }
+      return;
+    }
+  }
+}
+
+void KovaKeyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) != SQLITE_BLOB) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  const auto* data = static_cast<const uint8_t*>(sqlite3_value_blob(argv[0]));
+  int len = sqlite3_value_bytes(argv[0]);
+  const char* path = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
+  int path_len = sqlite3_value_bytes(argv[1]);
+  bson_t doc;
+  if (!data || !path || !bson_init_static(&doc, data, len)) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  bson_iter_t it;
+  if (!FindPath(&doc, std::string_view(path, path_len), &it)) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  Key key;
+  EncodeKey(&it, &key);
+  switch (key.kind) {
+    case Key::kNull:
+      sqlite3_result_null(ctx);
+      break;
+    case Key::kInt:
+      sqlite3_result_int64(ctx, key.i);
+      break;
+    case Key::kReal:
+      sqlite3_result_double(ctx, key.d);
+      break;
+    case Key::kText:
+      sqlite3_result_text(ctx, key.text, static_cast<int>(key.text_len),
+                          SQLITE_TRANSIENT);
+      break;
+    case Key::kBlob:
+      sqlite3_result_blob(ctx, key.blob.data(),
+                          static_cast<int>(key.blob.size()), SQLITE_TRANSIENT);
+      break;
+  }
+}
+
+}  // namespace
+
+bool FindKeyExact(bson_iter_t* it, std::string_view key) {
+  while (bson_iter_next(it)) {
+    uint32_t len = bson_iter_key_len(it);
+    if (len == key.size() &&
+        std::memcmp(bson_iter_key(it), key.data(), len) == 0)
+      return true;
+  }
+  return false;
+}
+
+int RegisterFunctions(sqlite3* db) {
+  return sqlite3_create_function(
+      db, "kova_key", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+      nullptr, KovaKeyFunction, nullptr, nullptr);
+}
+
+bool FindPath(const bson_t* doc, std::string_view path, bson_iter_t* out) {
+  bson_iter_t it;
+  if (!bson_iter_init(&it, doc)) return false;
+  while (true) {
+    size_t dot = path.find('.');
+    std::string_view part = path.substr(0, dot);
+    if (!FindKeyExact(&it, part)) return false;
+    if (dot == std::string_view::npos) {
+      *out = it;
+      return true;
+    }
+    if (!BSON_ITER_HOLDS_DOCUMENT(&it) && !BSON_ITER_HOLDS_ARRAY(&it))
+      return false;
+    bson_iter_t child;
+    if (!bson_iter_recurse(&it, &child)) return false;
+    it = child;
+    path = path.substr(dot + 1);
+  }
+}
+
+void BindKey(sqlite3_stmt* stmt, int index, const bson_iter_t* value) {
+  Key key;
+  EncodeKey(value, &key);
+  switch (key.kind) {
+    case Key::kNull:
+      sqlite3_bind_null(stmt, index);
+      break;
+    case Key::kInt:
+      sqlite3_bind_int64(stmt, index, key.i);
+      break;
+    case Key::kReal:
+      sqlite3_bind_double(stmt, index, key.d);
+      break;
+    case Key::kText:
+      sqlite3_bind_text(stmt, index, key.text, static_cast<int>(key.text_len),
+                        SQLITE_TRANSIENT);
+      break;
+    case Key::kBlob:
+      sqlite3_bind_blob(stmt, index, key.blob.data(),
+                        static_cast<int>(key.blob.size()), SQLITE_TRANSIENT);
+      break;
+  }
+}
+
+KeyBracket BracketOf(const bson_iter_t* value) {
+  Key key;
+  EncodeKey(value, &key);
+  switch (key.kind) {
+    case Key::kNull:
+      return KeyBracket::kNull;
+    case Key::kInt:
+    case Key::kReal:
+      return KeyBracket::kNumber;
+    case Key::kText:
+      return KeyBracket::kString;
+    default:
+      return KeyBracket::kOther;
+  }
+}
+
+std::optional<int64_t> IntegralValue(const bson_iter_t* value) {
+  switch (bson_iter_type(value)) {
+    case BSON_TYPE_INT32:
+      return bson_iter_int32(value);
+    case BSON_TYPE_INT64:
+      return bson_iter_int64(value);
+    case BSON_TYPE_DOUBLE: {
+      double d = bson_iter_double(value);
+      // 2^63 is exactly representable; anything at or beyond it is not int64.
+      if (std::isfinite(d) && d == std::trunc(d) &&
+          d >= -9223372036854775808.0 && d < 9223372036854775808.0)
+        return static_cast<int64_t>(d);
+      return std::nullopt;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+void AppendInteger(bson_t* doc, std::string_view key, int64_t value) {
+  if (value >= std::numeric_limits<int32_t>::min() &&
+      value <= std::numeric_limits<int32_t>::max()) {
+    bson_append_int32(doc, key.data(), static_cast<int>(key.size()),
+                      static_cast<int32_t>(value));
+  } else {
+    bson_append_int64(doc, key.data(), static_cast<int>(key.size()), value);
+  }
+}
+
+std::string ValueToJson(const bson_iter_t* value) {
+  bson_t tmp = BSON_INITIALIZER;
+  bson_append_iter(&tmp, "v", 1, value);
+  size_t len;
+  char* json = bson_as_relaxed_extended_json(&tmp, &len);
+  bson_destroy(&tmp);
+  std::string s(json, len);
+  bson_free(json);
+  // "{ "v" : X }" -> "X"
+  const std::string prefix = "{ \"v\" : ";
+  if (s.size() >= prefix.size() + 2 && s.compare(0, prefix.size(), prefix) == 0)
+    return s.substr(prefix.size(), s.size() - prefix.size() - 2);
+  return s;
+}
+
+std::string QuoteIdent(std::string_view name) {
+  std::string out = "\"";
+  for (char c : name) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+std::string QuoteLiteral(std::string_view text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') out.push_back('\'');
+    out.push_back(c);
+  }
+  out.push_back('\'');
+  return out;
+}
+
+Status SqliteError(sqlite3* db, int rc, std::string_view context) {
+  std::string msg = std::string(context) + ": " + sqlite3_errmsg(db);
+  switch (rc & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return Status::Error(Code::kBusy,
+                           "could not obtain a lock on the data directory "
+                           "within the lock timeout (" +
+                               msg + ")");
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
+      return Status::Error(Code::kIOError, msg);
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return Status::Error(Code::kCorruption, msg);
+    default:
+      return Status::Error(Code::kInternal, msg);
+  }
+}
+
+}  // namespace kova::docstore

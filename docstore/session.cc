@@ -1,0 +1,464 @@
+// Documents: insert (with _id and autoincrement values), find, update,
+// delete; and the public Session methods.
+#include <cstring>
+
+#include "docstore/internal.h"
+
+namespace kova::docstore {
+namespace {
+
+Status CheckIdType(const bson_iter_t* id) {
+  switch (bson_iter_type(id)) {
+    case BSON_TYPE_ARRAY:
+    case BSON_TYPE_REGEX:
+    case BSON_TYPE_UNDEFINED:
+      return Status::Error(Code::kBadValue,
+                           "_id cannot be an array, a regex or undefined");
+    default:
+      return Status::OK();
+  }
+}
+
+}  // namespace
+
+Status SessionImpl::InsertRaw(const CollectionMeta& meta, const bson_t* doc) {
+  sqlite3_stmt* raw;
+  Status s = Prepare("INSERT INTO " + meta.table + "(doc) VALUES(?1)", &raw);
+  if (!s.ok()) return s;
+  StmtHandle stmt(raw);
+  sqlite3_bind_blob(raw, 1, bson_get_data(doc), doc->len, SQLITE_STATIC);
+  int rc = sqlite3_step(raw);
+  if (rc == SQLITE_DONE) return Status::OK();
+  if (rc == SQLITE_CONSTRAINT_UNIQUE) return DuplicateKeyError(meta, doc);
+  return SqliteError(db_, rc, "insert into " + meta.ns);
+}
+
+// SQLite names the index ("UNIQUE constraint failed: index 'i:ns:name'");
+// the reply names our index and the key, as MongoDB does.
+Status SessionImpl::DuplicateKeyError(const CollectionMeta& meta,
+                                      const bson_t* doc) {
+  std::string msg = sqlite3_errmsg(db_);
+  const IndexMeta* index = nullptr;
+  size_t start = msg.find("index '");
+  if (start != std::string::npos) {
+    std::string name = msg.substr(start + 7);
+    if (!name.empty() && name.back() == '\'') name.pop_back();
+    for (const auto& candidate : meta.indexes)
+      if (candidate.sqlite_name == QuoteIdent(name)) index = &candidate;
+  }
+  if (!index) {
+    return Status::Error(
+        Code::kDuplicateKey,
+        "E11000 duplicate key error collection: " + meta.ns + " (" + msg + ")");
+  }
+  std::string key = "{ ";
+  for (size_t i = 0; i < index->spec.keys.size(); i++) {
+    const std::string& field = index->spec.keys[i].first;
+    if (i) key += ", ";
+    bson_iter_t it;
+    key += field + ": " +
+           (FindPath(doc, field, &it) ? ValueToJson(&it) : std::string("null"));
+  }
+  key += " }";
+  return Status::Error(Code::kDuplicateKey,
+                       "E11000 duplicate key error collection: " + meta.ns +
+                           " index: " + index->spec.name + " dup key: " + key);
+}
+
+Status SessionImpl::InsertLocked(const CollectionMeta& meta, const bson_t* doc,
+                                 Document* stored) {
+  bson_iter_t it;
+  if (!bson_iter_init(&it, doc)) {
+    return Status::Error(Code::kBadValue, "invalid BSON document");
+  }
+  bson_t* out = bson_new();
+  bson_iter_t id;
+  if (bson_iter_init_find(&id, doc, "_id")) {
+    Status s = CheckIdType(&id);
+    if (!s.ok()) {
+      bson_destroy(out);
+      return s;
+    }
+    bson_append_iter(out, "_id", 3, &id);
+  } else {
+    bson_oid_t oid;
+    bson_oid_init(&oid, nullptr);
+    bson_append_oid(out, "_id", 3, &oid);
+  }
+  while (bson_iter_next(&it)) {
+    if (bson_iter_key_len(&it) == 3 &&
+        memcmp(bson_iter_key(&it), "_id", 3) == 0)
+      continue;
+    bson_append_iter(out, bson_iter_key(&it),
+                     static_cast<int>(bson_iter_key_len(&it)), &it);
+  }
+  // Autoincrement fields: omitted -> next value; sent -> kept, and the
+  // counter follows it after the insert succeeds.
+  std::vector<std::pair<const std::string*, int64_t>> sent;
+  for (const std::string& field : meta.autoincrement) {
+    bson_iter_t fit;
+    if (bson_iter_init(&fit, doc) && FindKeyExact(&fit, field)) {
+      if (std::optional<int64_t> v = IntegralValue(&fit))
+        sent.emplace_back(&field, *v);
+      continue;
+    }
+    int64_t value;
+    Status s = NextCounterValue(meta, field, &value);
+    if (!s.ok()) {
+      bson_destroy(out);
+      return s;
+    }
+    AppendInteger(out, field, value);
+  }
+  Document final_doc(out);
+  if (is_counters(meta)) {
+    Status s = ValidateCounterDocument(final_doc.bson(), &final_doc);
+    if (!s.ok()) return s;
+  }
+  Status s = InsertRaw(meta, final_doc.bson());
+  if (!s.ok()) return s;
+  for (const auto& [field, value] : sent) {
+    s = MoveCounterForSentValue(meta, *field, value);
+    if (!s.ok()) return s;
+  }
+  if (stored) *stored = std::move(final_doc);
+  return Status::OK();
+}
+
+Status SessionImpl::FindLocked(const CollectionMeta& meta, const bson_t* filter,
+                               const FindOptions& options,
+                               std::vector<Document>* out,
+                               std::vector<int64_t>* rowids) {
+  WhereClause where;
+  Status s = BuildWhere(filter, &where);
+  if (!s.ok()) return s;
+  std::string order;
+  s = BuildOrderBy(options.sort, &order);
+  if (!s.ok()) return s;
+  if (options.limit < 0 || options.skip < 0) {
+    return Status::Error(Code::kBadValue,
+                         "limit and skip must not be negative");
+  }
+  std::string sql =
+      "SELECT rid, doc FROM " + meta.table + " WHERE " + where.sql + order;
+  if (options.limit > 0 || options.skip > 0) {
+    sql += " LIMIT " + std::to_string(options.limit > 0 ? options.limit : -1) +
+           " OFFSET " + std::to_string(options.skip);
+  }
+  sqlite3_stmt* raw;
+  s = Prepare(sql, &raw);
+  if (!s.ok()) return s;
+  StmtHandle stmt(raw);
+  BindWhere(raw, where);
+  int rc;
+  while ((s = Step(raw, &rc)).ok() && rc == SQLITE_ROW) {
+    if (rowids) rowids->push_back(sqlite3_column_int64(raw, 0));
+    Document doc(static_cast<const uint8_t*>(sqlite3_column_blob(raw, 1)),
+                 sqlite3_column_bytes(raw, 1));
+    if (options.projection) {
+      Document projected;
+      s = ApplyProjection(doc.bson(), options.projection, &projected);
+      if (!s.ok()) return s;
+      out->push_back(std::move(projected));
+    } else {
+      out->push_back(std::move(doc));
+    }
+  }
+  return s;
+}
+
+Status SessionImpl::UpdateLocked(const CollectionMeta& meta,
+                                 const bson_t* query, const bson_t* update,
+                                 bool multi, UpdateResult* result) {
+  FindOptions options;
+  options.limit = multi ? 0 : 1;
+  std::vector<Document> docs;
+  std::vector<int64_t> rowids;
+  Status s = FindLocked(meta, query, options, &docs, &rowids);
+  if (!s.ok()) return s;
+  sqlite3_stmt* raw;
+  s = Prepare("UPDATE " + meta.table + " SET doc = ?1 WHERE rid = ?2", &raw);
+  if (!s.ok()) return s;
+  for (size_t i = 0; i < docs.size(); i++) {
+    result->matched++;
+    Document updated;
+    bool changed;
+    s = ApplyUpdate(docs[i].bson(), update, &updated, &changed);
+    if (!s.ok()) return s;
+    if (!changed) continue;
+    if (is_counters(meta)) {
+      s = ValidateCounterDocument(updated.bson(), &updated);
+      if (!s.ok()) return s;
+    }
+    {
+      StmtHandle stmt(raw);
+      sqlite3_bind_blob(raw, 1, bson_get_data(updated.bson()),
+                        updated.bson()->len, SQLITE_STATIC);
+      sqlite3_bind_int64(raw, 2, rowids[i]);
+      int rc = sqlite3_step(raw);
+      if (rc == SQLITE_CONSTRAINT_UNIQUE)
+        return DuplicateKeyError(meta, updated.bson());
+      if (rc != SQLITE_DONE) return SqliteError(db_, rc, "update " + meta.ns);
+    }
+    result->modified++;
+    // An autoincrement field set beyond the counter moves the counter.
+    for (const std::string& field : meta.autoincrement) {
+      bson_iter_t it;
+      if (!bson_iter_init(&it, updated.bson()) || !FindKeyExact(&it, field))
+        continue;
+      if (std::optional<int64_t> v = IntegralValue(&it)) {
+        s = MoveCounterForSentValue(meta, field, *v);
+        if (!s.ok()) return s;
+      }
+    }
+  }
+  return Status::OK();
+}
+
+Status SessionImpl::DeleteLocked(const CollectionMeta& meta,
+                                 const bson_t* query, int64_t limit,
+                                 int64_t* deleted) {
+  WhereClause where;
+  Status s = BuildWhere(query, &where);
+  if (!s.ok()) return s;
+  if (limit != 0 && limit != 1) {
+    return Status::Error(Code::kBadValue, "delete limit must be 0 or 1");
+  }
+  std::string sql = "DELETE FROM " + meta.table + " WHERE " +
+                    (limit == 1 ? "rid IN (SELECT rid FROM " + meta.table +
+                                      " WHERE " + where.sql + " LIMIT 1)"
+                                : where.sql);
+  sqlite3_stmt* raw;
+  s = Prepare(sql, &raw);
+  if (!s.ok()) return s;
+  StmtHandle stmt(raw);
+  BindWhere(raw, where);
+  int rc;
+  s = Step(raw, &rc);
+  if (s.ok()) *deleted = sqlite3_changes(db_);
+  return s;
+}
+
+// ---- Session ------------------------------------------------------------
+
+Session::Session(std::unique_ptr<SessionImpl> impl) : impl_(std::move(impl)) {}
+Session::~Session() = default;
+
+Status Session::Begin() { return impl_->Begin(); }
+Status Session::Commit() { return impl_->Commit(); }
+Status Session::Rollback() { return impl_->Rollback(); }
+Status Session::Savepoint(std::string_view name) {
+  return impl_->Savepoint(name);
+}
+Status Session::ReleaseSavepoint(std::string_view name) {
+  return impl_->ReleaseSavepoint(name);
+}
+Status Session::RollbackToSavepoint(std::string_view name) {
+  return impl_->RollbackToSavepoint(name);
+}
+bool Session::in_transaction() const { return impl_->explicit_txn(); }
+sqlite3* Session::connection() { return impl_->db(); }
+
+Status Session::CreateCollection(std::string_view db, std::string_view name,
+                                 const CollectionOptions& options) {
+  return impl_->InWrite([&] {
+    return impl_->CreateCollectionLocked(db, name, options, nullptr);
+  });
+}
+
+Status Session::DropCollection(std::string_view db, std::string_view name,
+                               int* indexes_was) {
+  return impl_->InWrite([&] {
+    const CollectionMeta* meta;
+    Status s = impl_->RequireCollection(db, name, &meta);
+    if (!s.ok()) return s;
+    if (indexes_was) *indexes_was = static_cast<int>(meta->indexes.size());
+    return impl_->DropCollectionLocked(*meta);
+  });
+}
+
+Status Session::AddAutoincrement(std::string_view db,
+                                 std::string_view collection,
+                                 std::string_view field,
+                                 const CounterSpec& spec) {
+  return impl_->InWrite([&] {
+    const CollectionMeta* meta;
+    Status s = impl_->RequireCollection(db, collection, &meta);
+    if (!s.ok()) return s;
+    return impl_->AddAutoincrementLocked(*meta, field, spec);
+  });
+}
+
+Status Session::CreateIndex(std::string_view db, std::string_view collection,
+                            const IndexSpec& spec, bool* created) {
+  return impl_->InWrite([&] {
+    const CollectionMeta* meta;
+    Status s = impl_->GetOrCreateCollection(db, collection, &meta);
+    if (!s.ok()) return s;
+    return impl_->CreateIndexLocked(*meta, spec, created);
+  });
+}
+
+Status Session::DropIndex(std::string_view db, std::string_view collection,
+                          std::string_view name) {
+  return impl_->InWrite([&] {
+    const CollectionMeta* meta;
+    Status s = impl_->RequireCollection(db, collection, &meta);
+    if (!s.ok()) return s;
+    if (name == "_id_") {
+      return Status::Error(Code::kIllegalOperation,
+                           "cannot drop the _id index");
+    }
+    for (const auto& index : meta->indexes) {
+      if (index.spec.name != name) continue;
+      // The unique index of an autoincrement field is what refuses
+      // duplicate numbers; it stays while the field is autoincrement.
+      for (const auto& field : meta->autoincrement) {
+        if (index.spec.keys.size() == 1 && index.spec.keys[0].first == field &&
+            index.spec.unique) {
+          return Status::Error(Code::kIllegalOperation,
+                               "index " + std::string(name) +
+                                   " keeps the autoincrement field " + field +
+                                   " unique and cannot be dropped");
+        }
+      }
+      std::string ns = meta->ns;
+      s = impl_->Exec("DROP INDEX " + index.sqlite_name);
+      if (s.ok())
+        s = impl_->Exec("DELETE FROM kova_indexes WHERE ns=" +
+                        QuoteLiteral(ns) + " AND name=" + QuoteLiteral(name));
+      if (s.ok()) s = impl_->BumpCatalogVersion();
+      return s;
+    }
+    return Status::Error(Code::kIndexNotFound, "index not found with name [" +
+                                                   std::string(name) + "]");
+  });
+}
+
+Status Session::ListCollections(std::string_view db,
+                                std::vector<CollectionInfo>* out) {
+  return impl_->InRead([&] {
+    Status s = ValidateDbName(db);
+    if (!s.ok()) return s;
+    sqlite3_stmt* raw;
+    s = impl_->Prepare(
+        "SELECT ns FROM kova_collections WHERE db=?1 ORDER BY name", &raw);
+    if (!s.ok()) return s;
+    std::vector<std::string> names;
+    {
+      StmtHandle stmt(raw);
+      sqlite3_bind_text(raw, 1, db.data(), static_cast<int>(db.size()),
+                        SQLITE_TRANSIENT);
+      int rc;
+      while ((s = impl_->Step(raw, &rc)).ok() && rc == SQLITE_ROW)
+        names.emplace_back(
+            reinterpret_cast<const char*>(sqlite3_column_text(raw, 0)));
+      if (!s.ok()) return s;
+    }
+    for (const auto& ns : names) {
+      const CollectionMeta* meta;
+      s = impl_->LookupCollection(ns, &meta);
+      if (!s.ok()) return s;
+      if (meta) out->push_back(CollectionInfo{meta->name, meta->autoincrement});
+    }
+    return Status::OK();
+  });
+}
+
+Status Session::ListIndexes(std::string_view db, std::string_view collection,
+                            std::vector<IndexSpec>* out) {
+  return impl_->InRead([&] {
+    const CollectionMeta* meta;
+    Status s = impl_->RequireCollection(db, collection, &meta);
+    if (!s.ok()) return s;
+    for (const auto& index : meta->indexes) out->push_back(index.spec);
+    return Status::OK();
+  });
+}
+
+Status Session::Insert(std::string_view db, std::string_view collection,
+                       const bson_t* doc, Document* stored) {
+  return impl_->InWrite([&] {
+    const CollectionMeta* meta;
+    Status s = impl_->GetOrCreateCollection(db, collection, &meta);
+    if (!s.ok()) return s;
+    return impl_->InsertLocked(*meta, doc, stored);
+  });
+}
+
+Status Session::Find(std::string_view db, std::string_view collection,
+                     const bson_t* filter, const FindOptions& options,
+                     std::vector<Document>* out) {
+  return impl_->InRead([&] {
+    Status s = ValidateDbName(db);
+    if (!s.ok()) return s;
+    const CollectionMeta* meta;
+    s = impl_->LookupCollection(Namespace(db, collection), &meta);
+    if (!s.ok()) return s;
+    if (!meta) {
+      // As MongoDB: a missing collection finds nothing, but the filter is
+      // still checked.
+      WhereClause where;
+      return BuildWhere(filter, &where);
+    }
+    return impl_->FindLocked(*meta, filter, options, out, nullptr);
+  });
+}
+
+Status Session::Update(std::string_view db, std::string_view collection,
+                       const bson_t* query, const bson_t* update, bool multi,
+                       UpdateResult* result) {
+  *result = UpdateResult{};
+  return impl_->InWrite([&] {
+    Status s = ValidateDbName(db);
+    if (!s.ok()) return s;
+    const CollectionMeta* meta;
+    s = impl_->LookupCollection(Namespace(db, collection), &meta);
+    if (!s.ok() || !meta) return s;
+    return impl_->UpdateLocked(*meta, query, update, multi, result);
+  });
+}
+
+Status Session::Delete(std::string_view db, std::string_view collection,
+                       const bson_t* query, int64_t limit, int64_t* deleted) {
+  *deleted = 0;
+  return impl_->InWrite([&] {
+    Status s = ValidateDbName(db);
+    if (!s.ok()) return s;
+    const CollectionMeta* meta;
+    s = impl_->LookupCollection(Namespace(db, collection), &meta);
+    if (!s.ok() || !meta) return s;
+    return impl_->DeleteLocked(*meta, query, limit, deleted);
+  });
+}
+
+Status Session::ExplainFind(std::string_view db, std::string_view collection,
+                            const bson_t* filter, const bson_t* sort,
+                            std::string* plan) {
+  return impl_->InRead([&] {
+    const CollectionMeta* meta;
+    Status s = impl_->RequireCollection(db, collection, &meta);
+    if (!s.ok()) return s;
+    WhereClause where;
+    s = BuildWhere(filter, &where);
+    std::string order;
+    if (s.ok()) s = BuildOrderBy(sort, &order);
+    if (!s.ok()) return s;
+    std::string sql = "EXPLAIN QUERY PLAN SELECT rid, doc FROM " + meta->table +
+                      " WHERE " + where.sql + order;
+    sqlite3_stmt* raw;
+    if (sqlite3_prepare_v2(impl_->db(), sql.c_str(), -1, &raw, nullptr) !=
+        SQLITE_OK)
+      return SqliteError(impl_->db(), SQLITE_ERROR, "explain");
+    BindWhere(raw, where);
+    plan->clear();
+    while (sqlite3_step(raw) == SQLITE_ROW) {
+      if (!plan->empty()) *plan += "\n";
+      *plan += reinterpret_cast<const char*>(sqlite3_column_text(raw, 3));
+    }
+    sqlite3_finalize(raw);
+    return Status::OK();
+  });
+}
+
+}  // namespace kova::docstore
