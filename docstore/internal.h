@@ -117,6 +117,10 @@ class SessionImpl {
 
   Status Prepare(const std::string& sql, sqlite3_stmt** stmt);
   Status Exec(const std::string& sql);
+  // For the few fixed statements run on every call (BEGIN, COMMIT,
+  // SAVEPOINT ...): prepared once and reused.
+  Status ExecCached(const std::string& sql);
+  void TrimStatementCache();
   Status Step(sqlite3_stmt* stmt, int* rc);  // rc SQLITE_ROW or SQLITE_DONE
 
   // Runs fn inside the current transaction, or in a new write transaction
@@ -198,17 +202,18 @@ class SessionImpl {
 
 template <typename Fn>
 Status SessionImpl::InWrite(Fn&& fn) {
+  TrimStatementCache();
   if (explicit_txn_) {
     // A failing call inside a transaction leaves no partial effect.
     std::string sp = "kova_stmt_" + std::to_string(savepoint_depth_++);
-    Status s = Exec("SAVEPOINT " + sp);
+    Status s = ExecCached("SAVEPOINT " + sp);
     if (s.ok()) s = RefreshCatalog();
     if (s.ok()) s = fn();
     if (s.ok()) {
-      s = Exec("RELEASE " + sp);
+      s = ExecCached("RELEASE " + sp);
     } else {
-      Exec("ROLLBACK TO " + sp);
-      Exec("RELEASE " + sp);
+      ExecCached("ROLLBACK TO " + sp);
+      ExecCached("RELEASE " + sp);
       collections_.clear();
       catalog_version_ = -1;
       Status r = ReapplyHandedOut();
@@ -217,18 +222,18 @@ Status SessionImpl::InWrite(Fn&& fn) {
     savepoint_depth_--;
     return s;
   }
-  Status s = Exec("BEGIN IMMEDIATE");
+  Status s = ExecCached("BEGIN IMMEDIATE");
   if (!s.ok()) return s;
   s = RefreshCatalog();
   if (s.ok()) s = fn();
   if (s.ok()) {
-    s = Exec("COMMIT");
+    s = ExecCached("COMMIT");
     if (s.ok()) {
       handed_out_.clear();
       return s;
     }
   }
-  Exec("ROLLBACK");
+  ExecCached("ROLLBACK");
   collections_.clear();
   catalog_version_ = -1;
   Status r = ReapplyHandedOut();
@@ -238,15 +243,16 @@ Status SessionImpl::InWrite(Fn&& fn) {
 
 template <typename Fn>
 Status SessionImpl::InRead(Fn&& fn) {
+  TrimStatementCache();
   if (explicit_txn_) {
     Status s = RefreshCatalog();
     return s.ok() ? fn() : s;
   }
-  Status s = Exec("BEGIN");
+  Status s = ExecCached("BEGIN");
   if (!s.ok()) return s;
   s = RefreshCatalog();
   if (s.ok()) s = fn();
-  Exec(s.ok() ? "COMMIT" : "ROLLBACK");
+  ExecCached(s.ok() ? "COMMIT" : "ROLLBACK");
   return s;
 }
 

@@ -189,11 +189,6 @@ Status SessionImpl::Prepare(const std::string& sql, sqlite3_stmt** stmt) {
   int rc = sqlite3_prepare_v3(db_, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT,
                               stmt, nullptr);
   if (rc != SQLITE_OK) return SqliteError(db_, rc, "prepare");
-  // Bounded cache: statements built from filters vary without limit.
-  if (statements_.size() > 512) {
-    for (auto& [text, s] : statements_) sqlite3_finalize(s);
-    statements_.clear();
-  }
   statements_.emplace(sql, *stmt);
   return Status::OK();
 }
@@ -203,6 +198,24 @@ Status SessionImpl::Exec(const std::string& sql) {
   int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
   sqlite3_free(err);
   if (rc != SQLITE_OK) return SqliteError(db_, rc, sql);
+  return Status::OK();
+}
+
+void SessionImpl::TrimStatementCache() {
+  // Statements built from filters vary without limit; drop them all at a
+  // point where no caller holds one (the start of a top-level call).
+  if (statements_.size() <= 512 || savepoint_depth_ > 0) return;
+  for (auto& [text, stmt] : statements_) sqlite3_finalize(stmt);
+  statements_.clear();
+}
+
+Status SessionImpl::ExecCached(const std::string& sql) {
+  sqlite3_stmt* raw;
+  Status s = Prepare(sql, &raw);
+  if (!s.ok()) return s;
+  StmtHandle stmt(raw);
+  int rc = sqlite3_step(raw);
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW) return SqliteError(db_, rc, sql);
   return Status::OK();
 }
 
