@@ -16,6 +16,17 @@ std::string TableName(std::string_view ns) {
   return QuoteIdent("c:" + std::string(ns));
 }
 
+std::string NullsIndexName(const CollectionMeta& meta, std::string_view name) {
+  return QuoteIdent("i:" + meta.ns + ":" + std::string(name) + kNullsSuffix);
+}
+
+std::string KeyExpr(std::string_view path) {
+  // _id is immutable, so its key lives in a column of its own (kid): the
+  // _id index is then never touched by an update of the document.
+  if (path == "_id") return "kid";
+  return "kova_key(doc, " + QuoteLiteral(path) + ")";
+}
+
 std::string IndexName(const IndexSpec& spec) {
   if (!spec.name.empty()) return spec.name;
   std::string name;
@@ -80,6 +91,9 @@ Status ValidateAutoincrementField(std::string_view field) {
 }
 
 Status SessionImpl::RefreshCatalog() {
+  if (explicit_txn_ && catalog_checked_in_txn_ && catalog_version_ >= 0)
+    return Status::OK();
+  catalog_checked_in_txn_ = explicit_txn_;
   sqlite3_stmt* raw;
   Status s =
       Prepare("SELECT value FROM kova_meta WHERE key='catalog_version'", &raw);
@@ -132,6 +146,7 @@ Status SessionImpl::LookupCollection(const std::string& ns,
     m.db = reinterpret_cast<const char*>(sqlite3_column_text(raw, 0));
     m.name = reinterpret_cast<const char*>(sqlite3_column_text(raw, 1));
     m.table = reinterpret_cast<const char*>(sqlite3_column_text(raw, 2));
+    m.insert_sql = "INSERT INTO " + m.table + "(kid, doc) VALUES(?1, ?2)";
     bson_t fields;
     if (bson_init_static(
             &fields, static_cast<const uint8_t*>(sqlite3_column_blob(raw, 3)),
@@ -144,7 +159,8 @@ Status SessionImpl::LookupCollection(const std::string& ns,
     }
   }
   s = Prepare(
-      "SELECT name, keys, is_unique, sqlite_name FROM kova_indexes WHERE "
+      "SELECT name, keys, is_unique, sqlite_name, nulls_distinct FROM "
+      "kova_indexes WHERE "
       "ns=?1 ORDER BY rowid",
       &raw);
   if (!s.ok()) return s;
@@ -170,6 +186,7 @@ Status SessionImpl::LookupCollection(const std::string& ns,
       index.spec.unique = sqlite3_column_int(raw, 2) != 0;
       index.sqlite_name =
           reinterpret_cast<const char*>(sqlite3_column_text(raw, 3));
+      index.spec.nulls_distinct = sqlite3_column_int(raw, 4) != 0;
       m.indexes.push_back(std::move(index));
     }
     if (!s.ok()) return s;
@@ -261,7 +278,7 @@ Status SessionImpl::CreateCollectionLocked(std::string_view db,
            ")");
   if (s.ok())
     s = Exec("CREATE TABLE " + m.table +
-             "(rid INTEGER PRIMARY KEY, doc BLOB NOT NULL)");
+             "(rid INTEGER PRIMARY KEY, kid, doc BLOB NOT NULL)");
   if (s.ok()) s = WriteCollectionRow(m);
   if (s.ok()) s = BumpCatalogVersion();
   if (!s.ok()) return s;
@@ -303,7 +320,8 @@ Status SessionImpl::CreateIndexLocked(const CollectionMeta& meta,
   }
   std::string name = IndexName(spec);
   for (const auto& index : meta.indexes) {
-    if (index.spec.keys == spec.keys && index.spec.unique == spec.unique) {
+    if (index.spec.keys == spec.keys && index.spec.unique == spec.unique &&
+        index.spec.nulls_distinct == spec.nulls_distinct) {
       // Same index again: nothing to do, as MongoDB.
       if (created) *created = false;
       return Status::OK();
@@ -322,12 +340,30 @@ Status SessionImpl::CreateIndexLocked(const CollectionMeta& meta,
   for (size_t i = 0; i < spec.keys.size(); i++) {
     const auto& [field, dir] = spec.keys[i];
     if (i) sql += ", ";
-    sql += "kova_key(doc, " + QuoteLiteral(field) + ")" +
-           (dir == 1 ? " ASC" : " DESC");
+    sql += KeyExpr(field) + (dir == 1 ? " ASC" : " DESC");
     bson_append_int32(&keys, field.c_str(), -1, dir);
   }
   sql += ")";
   Status s = Exec(sql);
+  if (s.ok() && spec.unique && !spec.nulls_distinct) {
+    // SQLite's unique indexes let NULLs repeat. Rows with a null or missing
+    // key go to a second, partial unique index where null is a value (x''
+    // never occurs as a key: BLOB keys always start with a type tag).
+    std::string nulls_sql = "CREATE UNIQUE INDEX " +
+                            NullsIndexName(meta, name) + " ON " + meta.table +
+                            "(";
+    std::string where;
+    for (size_t i = 0; i < spec.keys.size(); i++) {
+      std::string key = KeyExpr(spec.keys[i].first);
+      if (i) {
+        nulls_sql += ", ";
+        where += " OR ";
+      }
+      nulls_sql += "ifnull(" + key + ", x'')";
+      where += key + " IS NULL";
+    }
+    s = Exec(nulls_sql + ") WHERE " + where);
+  }
   if (!s.ok()) {
     bson_destroy(&keys);
     if (s.message().find("UNIQUE constraint failed") != std::string::npos) {
@@ -340,8 +376,8 @@ Status SessionImpl::CreateIndexLocked(const CollectionMeta& meta,
   }
   sqlite3_stmt* raw;
   s = Prepare(
-      "INSERT INTO kova_indexes(ns, name, keys, is_unique, sqlite_name) "
-      "VALUES(?1, ?2, ?3, ?4, ?5)",
+      "INSERT INTO kova_indexes(ns, name, keys, is_unique, sqlite_name, "
+      "nulls_distinct) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
       &raw);
   if (s.ok()) {
     StmtHandle stmt(raw);
@@ -350,6 +386,7 @@ Status SessionImpl::CreateIndexLocked(const CollectionMeta& meta,
     sqlite3_bind_blob(raw, 3, bson_get_data(&keys), keys.len, SQLITE_TRANSIENT);
     sqlite3_bind_int(raw, 4, spec.unique ? 1 : 0);
     sqlite3_bind_text(raw, 5, sqlite_name.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(raw, 6, spec.nulls_distinct ? 1 : 0);
     int rc;
     s = Step(raw, &rc);
   }

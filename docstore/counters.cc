@@ -31,23 +31,38 @@ struct CounterRow {
   Document doc;
 };
 
-std::optional<int64_t> IntField(const bson_t* doc, const char* name) {
+// Reads last and the options in one pass over the row.
+void ReadRow(const bson_t* doc, CounterRow* row) {
+  std::optional<int64_t> increment, start, min, max;
   bson_iter_t it;
-  if (!bson_iter_init_find(&it, doc, name)) return std::nullopt;
-  return IntegralValue(&it);
-}
-
-void ReadSpec(const bson_t* doc, CounterRow* row) {
-  row->increment = IntField(doc, "increment").value_or(1);
+  if (!bson_iter_init(&it, doc)) return;
+  while (bson_iter_next(&it)) {
+    const char* key = bson_iter_key(&it);
+    switch (key[0]) {
+      case 'l':
+        if (strcmp(key, "last") == 0) row->last = IntegralValue(&it);
+        break;
+      case 'i':
+        if (strcmp(key, "increment") == 0) increment = IntegralValue(&it);
+        break;
+      case 's':
+        if (strcmp(key, "start") == 0) start = IntegralValue(&it);
+        break;
+      case 'm':
+        if (strcmp(key, "min") == 0) min = IntegralValue(&it);
+        if (strcmp(key, "max") == 0) max = IntegralValue(&it);
+        break;
+      case 'c':
+        if (strcmp(key, "cycle") == 0) row->cycle = bson_iter_as_bool(&it);
+        break;
+    }
+  }
+  row->increment = increment.value_or(1);
   if (row->increment == 0) row->increment = 1;
   bool asc = row->increment > 0;
-  row->min = IntField(doc, "min")
-                 .value_or(asc ? 1 : std::numeric_limits<int64_t>::min());
-  row->max = IntField(doc, "max")
-                 .value_or(asc ? std::numeric_limits<int64_t>::max() : -1);
-  row->start = IntField(doc, "start").value_or(asc ? row->min : row->max);
-  bson_iter_t it;
-  row->cycle = bson_iter_init_find(&it, doc, "cycle") && bson_iter_as_bool(&it);
+  row->min = min.value_or(asc ? 1 : std::numeric_limits<int64_t>::min());
+  row->max = max.value_or(asc ? std::numeric_limits<int64_t>::max() : -1);
+  row->start = start.value_or(asc ? row->min : row->max);
 }
 
 // A copy of `doc` with `last` replaced (or appended), kept in field order.
@@ -84,9 +99,9 @@ static Status LoadCounter(SessionImpl* session, const std::string& id,
   if (!counters)
     return Status::Error(Code::kInternal, "admin.counters missing");
   sqlite3_stmt* raw;
-  s = session->Prepare("SELECT rid, doc FROM " + counters->table +
-                           " WHERE kova_key(doc, '_id') = ?1",
-                       &raw);
+  static const std::string kSelect =
+      "SELECT rid, doc FROM " + TableName(CountersNs()) + " WHERE kid = ?1";
+  s = session->Prepare(kSelect, &raw);
   if (!s.ok()) return s;
   StmtHandle stmt(raw);
   sqlite3_bind_text(raw, 1, id.data(), static_cast<int>(id.size()),
@@ -99,8 +114,7 @@ static Status LoadCounter(SessionImpl* session, const std::string& id,
   row->rid = sqlite3_column_int64(raw, 0);
   row->doc = Document(static_cast<const uint8_t*>(sqlite3_column_blob(raw, 1)),
                       sqlite3_column_bytes(raw, 1));
-  row->last = IntField(row->doc.bson(), "last");
-  ReadSpec(row->doc.bson(), row);
+  ReadRow(row->doc.bson(), row);
   return Status::OK();
 }
 
@@ -109,10 +123,27 @@ static Status StoreLast(SessionImpl* session, const CounterRow& row,
   const CollectionMeta* counters;
   Status s = session->LookupCollection(CountersNs(), &counters);
   if (!s.ok()) return s;
-  bson_t* updated = WithLast(row.doc.bson(), last);
+  // Overwrite in place when the stored type stays the same (the common
+  // case); rebuild the row when last moves from int32 to int64.
+  bson_t* updated = bson_copy(row.doc.bson());
+  bson_iter_t it;
+  bool fits32 = last >= std::numeric_limits<int32_t>::min() &&
+                last <= std::numeric_limits<int32_t>::max();
+  if (bson_iter_init_find(&it, updated, "last") &&
+      ((fits32 && BSON_ITER_HOLDS_INT32(&it)) ||
+       (!fits32 && BSON_ITER_HOLDS_INT64(&it)))) {
+    if (fits32)
+      bson_iter_overwrite_int32(&it, static_cast<int32_t>(last));
+    else
+      bson_iter_overwrite_int64(&it, last);
+  } else {
+    bson_destroy(updated);
+    updated = WithLast(row.doc.bson(), last);
+  }
   sqlite3_stmt* raw;
-  s = session->Prepare(
-      "UPDATE " + counters->table + " SET doc = ?1 WHERE rid = ?2", &raw);
+  static const std::string kUpdate =
+      "UPDATE " + TableName(CountersNs()) + " SET doc = ?1 WHERE rid = ?2";
+  s = session->Prepare(kUpdate, &raw);
   if (s.ok()) {
     StmtHandle stmt(raw);
     sqlite3_bind_blob(raw, 1, bson_get_data(updated), updated->len,
@@ -129,7 +160,7 @@ static Status StoreLast(SessionImpl* session, const CounterRow& row,
 static Status TableExtremeInt(SessionImpl* session, const CollectionMeta& meta,
                               const std::string& field, bool asc,
                               std::optional<int64_t>* out) {
-  std::string key = "kova_key(doc, " + QuoteLiteral(field) + ")";
+  std::string key = KeyExpr(field);
   sqlite3_stmt* raw;
   // `< ''` keeps numbers only (every TEXT and BLOB key sorts after them);
   // the ORDER BY matches the field's index, so this is one index probe.
@@ -236,9 +267,7 @@ Status SessionImpl::WriteCounterRow(const std::string& id,
   if (!s.ok()) return s;
   // One row per _id: a stale row of the same name is replaced.
   sqlite3_stmt* raw;
-  s = Prepare(
-      "DELETE FROM " + counters->table + " WHERE kova_key(doc, '_id') = ?1",
-      &raw);
+  s = Prepare("DELETE FROM " + counters->table + " WHERE kid = ?1", &raw);
   if (!s.ok()) return s;
   {
     StmtHandle stmt(raw);

@@ -35,8 +35,9 @@ enum class Code {
   kOverflow,
   kIllegalOperation,
   kCommandNotFound,
-  kLocked,  // another process owns the data directory
-  kBusy,    // a lock could not be had within the timeout
+  kLocked,    // another process owns the data directory
+  kBusy,      // a lock could not be had within the timeout
+  kConflict,  // a transaction's snapshot is older than a commit
   kIOError,
   kCorruption,
   kInternal,
@@ -99,6 +100,10 @@ struct IndexSpec {
   std::string name;  // derived from keys when empty: "a_1_b_-1"
   std::vector<std::pair<std::string, int>> keys;  // field path, 1 or -1
   bool unique = false;
+  // A unique index refuses a second null/missing key by default, as
+  // MongoDB; with nulls_distinct (PostgreSQL's default for UNIQUE) any
+  // number of rows may hold null.
+  bool nulls_distinct = false;
 };
 
 struct CollectionOptions {

@@ -9,10 +9,6 @@
 namespace kova::docstore {
 namespace {
 
-std::string KeyExpr(std::string_view path) {
-  return "kova_key(doc, " + QuoteLiteral(path) + ")";
-}
-
 std::string Param(WhereClause* out, const bson_iter_t* value) {
   out->params.push_back(*value);
   return "?" + std::to_string(out->params.size());
@@ -263,6 +259,7 @@ Status ApplyProjection(const bson_t* doc, const bson_t* projection,
   std::set<std::string> fields;
   int include = -1;  // -1 unknown, 1 inclusion, 0 exclusion
   bool include_id = true;
+  bool id_named = false;
   while (bson_iter_next(&it)) {
     std::string key = bson_iter_key(&it);
     bool on = bson_iter_as_bool(&it);
@@ -273,6 +270,7 @@ Status ApplyProjection(const bson_t* doc, const bson_t* projection,
     }
     if (key == "_id") {
       include_id = on;
+      id_named = true;
       continue;
     }
     if (include == -1) {
@@ -286,6 +284,8 @@ Status ApplyProjection(const bson_t* doc, const bson_t* projection,
     }
     fields.insert(key);
   }
+  // {_id: 1} alone is an inclusion of _id only; {_id: 0} alone excludes it.
+  if (include == -1 && id_named && include_id) include = 1;
   bson_t* result = bson_new();
   bson_iter_init(&it, doc);
   while (bson_iter_next(&it)) {

@@ -95,7 +95,8 @@ struct CollectionMeta {
   std::string ns;  // "db.collection"
   std::string db;
   std::string name;
-  std::string table;  // quoted SQLite table name
+  std::string table;       // quoted SQLite table name
+  std::string insert_sql;  // INSERT of (kid, doc), built once
   std::vector<std::string> autoincrement;
   std::vector<IndexMeta> indexes;
 };
@@ -104,6 +105,11 @@ std::string Namespace(std::string_view db, std::string_view name);
 std::string CounterId(std::string_view ns, std::string_view field);
 std::string TableName(std::string_view ns);
 std::string IndexName(const IndexSpec& spec);
+// The SQL expression of a field's key, the same in indexes and queries.
+std::string KeyExpr(std::string_view path);
+// The partial unique index that makes null one value (see CreateIndexLocked).
+inline constexpr const char* kNullsSuffix = "#nulls";
+std::string NullsIndexName(const CollectionMeta& meta, std::string_view name);
 Status ValidateDbName(std::string_view db);
 Status ValidateCollectionName(std::string_view name);
 Status ValidateAutoincrementField(std::string_view field);
@@ -125,8 +131,11 @@ class SessionImpl {
 
   // Runs fn inside the current transaction, or in a new write transaction
   // that commits when fn succeeds and rolls back when it fails.
+  // `atomic` false skips the statement savepoint inside a transaction, for
+  // calls whose only partial effect on failure is wanted (a counter value
+  // consumed by a failed insert).
   template <typename Fn>
-  Status InWrite(Fn&& fn);
+  Status InWrite(Fn&& fn, bool atomic = true);
   template <typename Fn>
   Status InRead(Fn&& fn);
 
@@ -192,6 +201,9 @@ class SessionImpl {
   sqlite3* db_;
   std::unordered_map<std::string, sqlite3_stmt*> statements_;
   int64_t catalog_version_ = -1;
+  // Inside an explicit transaction the snapshot is fixed: the catalog is
+  // read once (our own DDL refreshes it itself).
+  bool catalog_checked_in_txn_ = false;
   std::map<std::string, CollectionMeta> collections_;
   bool explicit_txn_ = false;
   int savepoint_depth_ = 0;  // of the implicit ones used by InWrite
@@ -201,8 +213,12 @@ class SessionImpl {
 };
 
 template <typename Fn>
-Status SessionImpl::InWrite(Fn&& fn) {
+Status SessionImpl::InWrite(Fn&& fn, bool atomic) {
   TrimStatementCache();
+  if (explicit_txn_ && !atomic) {
+    Status s = RefreshCatalog();
+    return s.ok() ? fn() : s;
+  }
   if (explicit_txn_) {
     // A failing call inside a transaction leaves no partial effect.
     std::string sp = "kova_stmt_" + std::to_string(savepoint_depth_++);

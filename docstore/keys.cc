@@ -28,6 +28,180 @@ void AppendBigEndian(std::string* out, uint64_t v) {
   }
 }
 
+// ---- Order-preserving encoding of values nested in documents/arrays.
+// Each value starts with a byte for its BSON type bracket (MongoDB's order);
+// strings escape 0x00 as 00 FF and end with 00 01; a document's fields are
+// (bracket, name, value) and it ends with 0x00, so shorter sorts first.
+enum Bracket : uint8_t {
+  kBrMinKey = 0x01,
+  kBrNull = 0x05,
+  kBrNumber = 0x10,
+  kBrString = 0x15,
+  kBrDocument = 0x20,
+  kBrArray = 0x25,
+  kBrBinary = 0x30,
+  kBrObjectId = 0x35,
+  kBrBool = 0x40,
+  kBrDate = 0x45,
+  kBrTimestamp = 0x47,
+  kBrRegex = 0x50,
+  kBrOther = 0x60,
+  kBrMaxKey = 0xfe,
+};
+
+void AppendEscaped(std::string* out, const char* data, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    out->push_back(data[i]);
+    if (data[i] == '\0') out->push_back(static_cast<char>(0xff));
+  }
+  out->push_back('\0');
+  out->push_back(1);
+}
+
+uint64_t OrderedDoubleBits(double d) {
+  if (d == 0) d = 0;  // -0 == 0
+  uint64_t bits;
+  std::memcpy(&bits, &d, sizeof(bits));
+  return (bits & (1ULL << 63)) ? ~bits : bits | (1ULL << 63);
+}
+
+Bracket BracketByte(bson_type_t type) {
+  switch (type) {
+    case BSON_TYPE_MINKEY:
+      return kBrMinKey;
+    case BSON_TYPE_NULL:
+    case BSON_TYPE_UNDEFINED:
+      return kBrNull;
+    case BSON_TYPE_INT32:
+    case BSON_TYPE_INT64:
+    case BSON_TYPE_DOUBLE:
+    case BSON_TYPE_DECIMAL128:
+      return kBrNumber;
+    case BSON_TYPE_UTF8:
+    case BSON_TYPE_SYMBOL:
+      return kBrString;
+    case BSON_TYPE_DOCUMENT:
+      return kBrDocument;
+    case BSON_TYPE_ARRAY:
+      return kBrArray;
+    case BSON_TYPE_BINARY:
+      return kBrBinary;
+    case BSON_TYPE_OID:
+      return kBrObjectId;
+    case BSON_TYPE_BOOL:
+      return kBrBool;
+    case BSON_TYPE_DATE_TIME:
+      return kBrDate;
+    case BSON_TYPE_TIMESTAMP:
+      return kBrTimestamp;
+    case BSON_TYPE_REGEX:
+      return kBrRegex;
+    case BSON_TYPE_MAXKEY:
+      return kBrMaxKey;
+    default:
+      return kBrOther;
+  }
+}
+
+void AppendOrderedContents(bson_iter_t* children, bool is_document,
+                           std::string* out);
+
+// The value without its bracket byte.
+void AppendOrderedValue(const bson_iter_t* it, std::string* out) {
+  switch (bson_iter_type(it)) {
+    case BSON_TYPE_INT32:
+    case BSON_TYPE_INT64:
+    case BSON_TYPE_DOUBLE:
+    case BSON_TYPE_DECIMAL128: {
+      // The double's order, then the exact integer's distance from it, so
+      // that 1 == 1.0 and large int64 values stay distinct and ordered.
+      double d;
+      int64_t diff = 0;
+      if (BSON_ITER_HOLDS_DOUBLE(it)) {
+        d = bson_iter_double(it);
+      } else if (BSON_ITER_HOLDS_DECIMAL128(it)) {
+        bson_decimal128_t dec;
+        bson_iter_decimal128(it, &dec);
+        char buf[BSON_DECIMAL128_STRING];
+        bson_decimal128_to_string(&dec, buf);
+        d = std::strtod(buf, nullptr);
+      } else {
+        int64_t v = bson_iter_as_int64(it);
+        d = static_cast<double>(v);
+        if (d < 9223372036854775808.0)
+          diff = v - static_cast<int64_t>(d);
+        else
+          diff = v - std::numeric_limits<int64_t>::max();  // near 2^63
+      }
+      if (std::isnan(d)) d = -std::numeric_limits<double>::infinity();
+      AppendBigEndian(out, OrderedDoubleBits(d));
+      AppendBigEndian(out, static_cast<uint64_t>(diff) ^ (1ULL << 63));
+      return;
+    }
+    case BSON_TYPE_UTF8:
+    case BSON_TYPE_SYMBOL: {
+      uint32_t len;
+      const char* str = bson_iter_utf8(it, &len);
+      AppendEscaped(out, str, len);
+      return;
+    }
+    case BSON_TYPE_DOCUMENT:
+    case BSON_TYPE_ARRAY: {
+      bson_iter_t child;
+      bson_iter_recurse(it, &child);
+      AppendOrderedContents(&child, BSON_ITER_HOLDS_DOCUMENT(it), out);
+      return;
+    }
+    case BSON_TYPE_BINARY: {
+      bson_subtype_t subtype;
+      uint32_t len;
+      const uint8_t* data;
+      bson_iter_binary(it, &subtype, &len, &data);
+      AppendBigEndian(out, len);
+      out->push_back(static_cast<char>(subtype));
+      out->append(reinterpret_cast<const char*>(data), len);
+      return;
+    }
+    case BSON_TYPE_OID:
+      out->append(reinterpret_cast<const char*>(bson_iter_oid(it)->bytes), 12);
+      return;
+    case BSON_TYPE_BOOL:
+      out->push_back(bson_iter_bool(it) ? 1 : 0);
+      return;
+    case BSON_TYPE_DATE_TIME:
+      AppendBigEndian(
+          out, static_cast<uint64_t>(bson_iter_date_time(it)) ^ (1ULL << 63));
+      return;
+    case BSON_TYPE_TIMESTAMP: {
+      uint32_t ts, inc;
+      bson_iter_timestamp(it, &ts, &inc);
+      AppendBigEndian(out, (static_cast<uint64_t>(ts) << 32) | inc);
+      return;
+    }
+    case BSON_TYPE_REGEX: {
+      const char* options;
+      const char* regex = bson_iter_regex(it, &options);
+      AppendEscaped(out, regex, strlen(regex));
+      AppendEscaped(out, options, strlen(options));
+      return;
+    }
+    default:
+      out->push_back(static_cast<char>(bson_iter_type(it)));
+      return;
+  }
+}
+
+void AppendOrderedContents(bson_iter_t* children, bool is_document,
+                           std::string* out) {
+  while (bson_iter_next(children)) {
+    out->push_back(static_cast<char>(BracketByte(bson_iter_type(children))));
+    if (is_document)
+      AppendEscaped(out, bson_iter_key(children), bson_iter_key_len(children));
+    AppendOrderedValue(children, out);
+  }
+  out->push_back('\0');
+}
+
 // A key is one of: null, integer, real, text (borrowed), blob (owned).
 struct Key {
   enum Kind { kNull, kInt, kReal, kText, kBlob } kind = kNull;
@@ -82,16 +256,14 @@ void EncodeKey(const bson_iter_t* it, Key* key) {
   switch (bson_iter_type(it)) {
     case BSON_TYPE_DOCUMENT:
     case BSON_TYPE_ARRAY: {
-      const uint8_t* data;
-      uint32_t len;
-      if (bson_iter_type(it) == BSON_TYPE_DOCUMENT) {
-        b.push_back(static_cast<char>(kTagDocument));
-        bson_iter_document(it, &len, &data);
-      } else {
-        b.push_back(static_cast<char>(kTagArray));
-        bson_iter_array(it, &len, &data);
-      }
-      b.append(reinterpret_cast<const char*>(data), len);
+      // Order-preserving form of the contents, so that equal documents
+      // (1 == 1.0) have equal keys and byte order is MongoDB's order.
+      b.push_back(static_cast<char>(
+          bson_iter_type(it) == BSON_TYPE_DOCUMENT ? kTagDocument : kTagArray));
+      bson_iter_t child;
+      bson_iter_recurse(it, &child);
+      AppendOrderedContents(&child, bson_iter_type(it) == BSON_TYPE_DOCUMENT,
+                            &b);
       return;
     }
     case BSON_TYPE_BINARY: {
@@ -336,12 +508,17 @@ std::string QuoteLiteral(std::string_view text) {
 
 Status SqliteError(sqlite3* db, int rc, std::string_view context) {
   std::string msg = std::string(context) + ": " + sqlite3_errmsg(db);
+  if (rc == SQLITE_BUSY_SNAPSHOT) {
+    return Status::Error(Code::kConflict,
+                         "could not serialize access due to a concurrent "
+                         "update; retry the transaction");
+  }
   switch (rc & 0xff) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
       return Status::Error(Code::kBusy,
-                           "could not obtain a lock on the data directory "
-                           "within the lock timeout (" +
+                           "could not obtain a lock on the data within the "
+                           "lock timeout (" +
                                msg + ")");
     case SQLITE_IOERR:
     case SQLITE_FULL:

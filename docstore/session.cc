@@ -23,10 +23,14 @@ Status CheckIdType(const bson_iter_t* id) {
 
 Status SessionImpl::InsertRaw(const CollectionMeta& meta, const bson_t* doc) {
   sqlite3_stmt* raw;
-  Status s = Prepare("INSERT INTO " + meta.table + "(doc) VALUES(?1)", &raw);
+  Status s = Prepare(meta.insert_sql, &raw);
   if (!s.ok()) return s;
   StmtHandle stmt(raw);
-  sqlite3_bind_blob(raw, 1, bson_get_data(doc), doc->len, SQLITE_STATIC);
+  bson_iter_t id;
+  if (bson_iter_init(&id, doc) && FindKeyExact(&id, "_id")) {
+    BindKey(raw, 1, &id);
+  }
+  sqlite3_bind_blob(raw, 2, bson_get_data(doc), doc->len, SQLITE_STATIC);
   int rc = sqlite3_step(raw);
   if (rc == SQLITE_DONE) return Status::OK();
   if (rc == SQLITE_CONSTRAINT_UNIQUE) return DuplicateKeyError(meta, doc);
@@ -40,9 +44,19 @@ Status SessionImpl::DuplicateKeyError(const CollectionMeta& meta,
   std::string msg = sqlite3_errmsg(db_);
   const IndexMeta* index = nullptr;
   size_t start = msg.find("index '");
-  if (start != std::string::npos) {
+  if (msg.size() > 4 && msg.compare(msg.size() - 4, 4, ".kid") == 0) {
+    // SQLite names a column index by its column: the _id index.
+    for (const auto& candidate : meta.indexes)
+      if (candidate.spec.keys.size() == 1 &&
+          candidate.spec.keys[0].first == "_id" && candidate.spec.unique)
+        index = &candidate;
+  } else if (start != std::string::npos) {
     std::string name = msg.substr(start + 7);
     if (!name.empty() && name.back() == '\'') name.pop_back();
+    std::string suffix = kNullsSuffix;
+    if (name.size() > suffix.size() &&
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      name.resize(name.size() - suffix.size());
     for (const auto& candidate : meta.indexes)
       if (candidate.sqlite_name == QuoteIdent(name)) index = &candidate;
   }
@@ -325,6 +339,9 @@ Status Session::DropIndex(std::string_view db, std::string_view collection,
       std::string ns = meta->ns;
       s = impl_->Exec("DROP INDEX " + index.sqlite_name);
       if (s.ok())
+        s = impl_->Exec("DROP INDEX IF EXISTS " +
+                        NullsIndexName(*meta, index.spec.name));
+      if (s.ok())
         s = impl_->Exec("DELETE FROM kova_indexes WHERE ns=" +
                         QuoteLiteral(ns) + " AND name=" + QuoteLiteral(name));
       if (s.ok()) s = impl_->BumpCatalogVersion();
@@ -378,12 +395,25 @@ Status Session::ListIndexes(std::string_view db, std::string_view collection,
 
 Status Session::Insert(std::string_view db, std::string_view collection,
                        const bson_t* doc, Document* stored) {
-  return impl_->InWrite([&] {
-    const CollectionMeta* meta;
-    Status s = impl_->GetOrCreateCollection(db, collection, &meta);
-    if (!s.ok()) return s;
-    return impl_->InsertLocked(*meta, doc, stored);
-  });
+  // Inside a transaction an insert into an existing collection needs no
+  // savepoint: its only partial effect on failure is the counter value it
+  // consumed, which must stay consumed. Creating the collection must not
+  // outlive a failed insert, so that case keeps the savepoint.
+  bool exists = false;
+  if (impl_->explicit_txn()) {
+    const CollectionMeta* meta = nullptr;
+    exists = ValidateDbName(db).ok() && impl_->RefreshCatalog().ok() &&
+             impl_->LookupCollection(Namespace(db, collection), &meta).ok() &&
+             meta != nullptr;
+  }
+  return impl_->InWrite(
+      [&] {
+        const CollectionMeta* meta;
+        Status s = impl_->GetOrCreateCollection(db, collection, &meta);
+        if (!s.ok()) return s;
+        return impl_->InsertLocked(*meta, doc, stored);
+      },
+      /*atomic=*/!exists);
 }
 
 Status Session::Find(std::string_view db, std::string_view collection,

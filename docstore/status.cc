@@ -40,6 +40,8 @@ int Status::mongo_code() const {
       return 46;
     case Code::kBusy:
       return 46;
+    case Code::kConflict:
+      return 112;
     case Code::kIOError:
       return 1;
     case Code::kCorruption:
@@ -84,6 +86,8 @@ const char* Status::code_name() const {
       return "LockBusy";
     case Code::kBusy:
       return "LockBusy";
+    case Code::kConflict:
+      return "WriteConflict";
     case Code::kIOError:
       return "IOError";
     case Code::kCorruption:

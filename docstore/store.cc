@@ -24,6 +24,7 @@ CREATE TABLE IF NOT EXISTS kova_collections(
 CREATE TABLE IF NOT EXISTS kova_indexes(
   ns TEXT NOT NULL, name TEXT NOT NULL, keys BLOB NOT NULL,
   is_unique INTEGER NOT NULL, sqlite_name TEXT NOT NULL,
+  nulls_distinct INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY(ns, name));
 INSERT OR IGNORE INTO kova_meta VALUES('catalog_version', 1);
 )sql";
@@ -230,8 +231,11 @@ Status SessionImpl::Begin() {
     return Status::Error(Code::kIllegalOperation,
                          "there is already a transaction in progress");
   }
-  Status s = Exec("BEGIN");
-  if (s.ok()) explicit_txn_ = true;
+  Status s = ExecCached("BEGIN");
+  if (s.ok()) {
+    explicit_txn_ = true;
+    catalog_checked_in_txn_ = false;
+  }
   return s;
 }
 
