@@ -397,6 +397,7 @@ Status SessionImpl::CreateIndexLocked(const CollectionMeta& meta,
 }
 
 Status SessionImpl::DropCollectionLocked(const CollectionMeta& meta) {
+  ForgetCounters();
   if (is_counters(meta)) {
     return Status::Error(Code::kIllegalOperation,
                          "admin.counters cannot be dropped; delete its rows "

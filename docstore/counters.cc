@@ -19,18 +19,6 @@ const std::string& CountersNs() {
   return ns;
 }
 
-struct CounterRow {
-  bool exists = false;
-  int64_t rid = 0;
-  std::optional<int64_t> last;  // absent or not an integer: start over
-  int64_t increment = 1;
-  int64_t start = 1;
-  int64_t min = 1;
-  int64_t max = std::numeric_limits<int64_t>::max();
-  bool cycle = false;
-  Document doc;
-};
-
 // Reads last and the options in one pass over the row.
 void ReadRow(const bson_t* doc, CounterRow* row) {
   std::optional<int64_t> increment, start, min, max;
@@ -93,6 +81,11 @@ std::string ExhaustedMessage(const std::string& id, bool asc, int64_t bound) {
 // Loads the counter row with this _id (row->exists false when absent).
 static Status LoadCounter(SessionImpl* session, const std::string& id,
                           CounterRow* row) {
+  auto cached = session->counter_cache().find(id);
+  if (cached != session->counter_cache().end()) {
+    *row = cached->second;
+    return Status::OK();
+  }
   const CollectionMeta* counters;
   Status s = session->LookupCollection(CountersNs(), &counters);
   if (!s.ok()) return s;
@@ -112,33 +105,46 @@ static Status LoadCounter(SessionImpl* session, const std::string& id,
   row->exists = rc == SQLITE_ROW;
   if (!row->exists) return Status::OK();
   row->rid = sqlite3_column_int64(raw, 0);
-  row->doc = Document(static_cast<const uint8_t*>(sqlite3_column_blob(raw, 1)),
-                      sqlite3_column_bytes(raw, 1));
-  ReadRow(row->doc.bson(), row);
+  row->bytes.assign(static_cast<const char*>(sqlite3_column_blob(raw, 1)),
+                    sqlite3_column_bytes(raw, 1));
+  bson_t doc;
+  if (bson_init_static(&doc,
+                       reinterpret_cast<const uint8_t*>(row->bytes.data()),
+                       row->bytes.size()))
+    ReadRow(&doc, row);
   return Status::OK();
 }
 
-static Status StoreLast(SessionImpl* session, const CounterRow& row,
-                        int64_t last) {
+// Writes last into the row; on success `row` holds the new bytes and the
+// row is remembered for the rest of the transaction.
+static Status StoreLast(SessionImpl* session, const std::string& id,
+                        CounterRow& row, int64_t last) {
   const CollectionMeta* counters;
   Status s = session->LookupCollection(CountersNs(), &counters);
   if (!s.ok()) return s;
   // Overwrite in place when the stored type stays the same (the common
   // case); rebuild the row when last moves from int32 to int64.
-  bson_t* updated = bson_copy(row.doc.bson());
+  std::string bytes = row.bytes;
+  bson_t doc;
+  if (!bson_init_static(&doc, reinterpret_cast<const uint8_t*>(bytes.data()),
+                        bytes.size()))
+    return Status::Error(Code::kCorruption, "unreadable admin.counters row");
   bson_iter_t it;
   bool fits32 = last >= std::numeric_limits<int32_t>::min() &&
                 last <= std::numeric_limits<int32_t>::max();
-  if (bson_iter_init_find(&it, updated, "last") &&
+  if (bson_iter_init_find(&it, &doc, "last") &&
       ((fits32 && BSON_ITER_HOLDS_INT32(&it)) ||
        (!fits32 && BSON_ITER_HOLDS_INT64(&it)))) {
+    // The iterator points into `bytes`, which this function owns.
     if (fits32)
       bson_iter_overwrite_int32(&it, static_cast<int32_t>(last));
     else
       bson_iter_overwrite_int64(&it, last);
   } else {
-    bson_destroy(updated);
-    updated = WithLast(row.doc.bson(), last);
+    bson_t* rebuilt = WithLast(&doc, last);
+    bytes.assign(reinterpret_cast<const char*>(bson_get_data(rebuilt)),
+                 rebuilt->len);
+    bson_destroy(rebuilt);
   }
   sqlite3_stmt* raw;
   static const std::string kUpdate =
@@ -146,13 +152,17 @@ static Status StoreLast(SessionImpl* session, const CounterRow& row,
   s = session->Prepare(kUpdate, &raw);
   if (s.ok()) {
     StmtHandle stmt(raw);
-    sqlite3_bind_blob(raw, 1, bson_get_data(updated), updated->len,
+    sqlite3_bind_blob(raw, 1, bytes.data(), static_cast<int>(bytes.size()),
                       SQLITE_STATIC);
     sqlite3_bind_int64(raw, 2, row.rid);
     int rc;
     s = session->Step(raw, &rc);
   }
-  bson_destroy(updated);
+  if (s.ok()) {
+    row.bytes = std::move(bytes);
+    row.last = last;
+    session->counter_cache()[id] = row;
+  }
   return s;
 }
 
@@ -234,7 +244,7 @@ Status SessionImpl::NextCounterValue(const CollectionMeta& meta,
     next = asc ? row.min : row.max;
   }
   if (row.exists) {
-    s = StoreLast(this, row, *next);
+    s = StoreLast(this, id, row, *next);
   } else {
     s = WriteCounterRow(id, meta.ns, field, nullptr, *next);
   }
@@ -250,18 +260,20 @@ Status SessionImpl::MoveCounterForSentValue(const CollectionMeta& meta,
                                             const std::string& field,
                                             int64_t sent) {
   CounterRow row;
-  Status s = LoadCounter(this, CounterId(meta.ns, field), &row);
+  std::string id = CounterId(meta.ns, field);
+  Status s = LoadCounter(this, id, &row);
   // A missing row is recreated from the stored values on the next insert,
   // which already include this one.
   if (!s.ok() || !row.exists || !row.last) return s;
   bool beyond = row.increment > 0 ? sent > *row.last : sent < *row.last;
-  return beyond ? StoreLast(this, row, sent) : Status::OK();
+  return beyond ? StoreLast(this, id, row, sent) : Status::OK();
 }
 
 Status SessionImpl::WriteCounterRow(const std::string& id,
                                     std::string_view collection,
                                     std::string_view field,
                                     const CounterSpec* spec, int64_t last) {
+  ForgetCounters();
   const CollectionMeta* counters;
   Status s = LookupCollection(CountersNs(), &counters);
   if (!s.ok()) return s;
@@ -353,7 +365,7 @@ Status SessionImpl::ReapplyHandedOut() {
     if (row.exists) {
       bool behind = !row.last ||
                     (row.increment > 0 ? *row.last < value : *row.last > value);
-      if (behind) s = StoreLast(this, row, value);
+      if (behind) s = StoreLast(this, id, row, value);
       continue;
     }
     // The row is gone after the rollback: recreate it if the collection
@@ -366,6 +378,7 @@ Status SessionImpl::ReapplyHandedOut() {
       if (f == field) s = WriteCounterRow(id, ns, field, nullptr, value);
   }
   if (own_txn) {
+    ForgetCounters();
     if (s.ok()) s = Exec("COMMIT");
     if (!s.ok()) {
       Exec("ROLLBACK");

@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -114,6 +115,21 @@ Status ValidateDbName(std::string_view db);
 Status ValidateCollectionName(std::string_view name);
 Status ValidateAutoincrementField(std::string_view field);
 
+// ---- counters -----------------------------------------------------------
+
+// A parsed admin.counters row.
+struct CounterRow {
+  bool exists = false;
+  int64_t rid = 0;
+  std::optional<int64_t> last;  // absent or not an integer: start over
+  int64_t increment = 1;
+  int64_t start = 1;
+  int64_t min = 1;
+  int64_t max = std::numeric_limits<int64_t>::max();
+  bool cycle = false;
+  std::string bytes;  // the row's BSON, patched in place when last moves
+};
+
 // ---- the session --------------------------------------------------------
 
 class SessionImpl {
@@ -178,6 +194,14 @@ class SessionImpl {
                          int64_t last);
   Status ValidateCounterDocument(const bson_t* doc, Document* normalized);
   Status ReapplyHandedOut();
+  // Counter rows this session wrote in the current transaction. Valid only
+  // while the session holds the write lock, so cleared whenever a
+  // transaction or savepoint ends and whenever admin.counters is written
+  // other than by the counter code itself.
+  std::unordered_map<std::string, CounterRow>& counter_cache() {
+    return counter_cache_;
+  }
+  void ForgetCounters() { counter_cache_.clear(); }
 
   // Documents (session.cc).
   Status InsertLocked(const CollectionMeta& meta, const bson_t* doc,
@@ -210,6 +234,7 @@ class SessionImpl {
   // Counter values handed out by the current transaction (counter id ->
   // furthest value). Re-applied after a rollback so they are never reused.
   std::map<std::string, std::pair<std::string, int64_t>> handed_out_;
+  std::unordered_map<std::string, CounterRow> counter_cache_;
 };
 
 template <typename Fn>
@@ -228,6 +253,7 @@ Status SessionImpl::InWrite(Fn&& fn, bool atomic) {
     if (s.ok()) {
       s = ExecCached("RELEASE " + sp);
     } else {
+      ForgetCounters();
       ExecCached("ROLLBACK TO " + sp);
       ExecCached("RELEASE " + sp);
       collections_.clear();
@@ -246,9 +272,11 @@ Status SessionImpl::InWrite(Fn&& fn, bool atomic) {
     s = ExecCached("COMMIT");
     if (s.ok()) {
       handed_out_.clear();
+      ForgetCounters();
       return s;
     }
   }
+  ForgetCounters();
   ExecCached("ROLLBACK");
   collections_.clear();
   catalog_version_ = -1;

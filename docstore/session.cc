@@ -81,18 +81,23 @@ Status SessionImpl::DuplicateKeyError(const CollectionMeta& meta,
 
 Status SessionImpl::InsertLocked(const CollectionMeta& meta, const bson_t* doc,
                                  Document* stored) {
+  if (is_counters(meta)) ForgetCounters();
   bson_iter_t it;
   if (!bson_iter_init(&it, doc)) {
     return Status::Error(Code::kBadValue, "invalid BSON document");
   }
-  bson_t* out = bson_new();
+  // Built on the stack: a heap bson_t costs an aligned allocation.
+  bson_t out_storage;
+  bson_init(&out_storage);
+  struct Destroy {
+    bson_t* doc;
+    ~Destroy() { bson_destroy(doc); }
+  } destroy{&out_storage};
+  bson_t* out = &out_storage;
   bson_iter_t id;
   if (bson_iter_init_find(&id, doc, "_id")) {
     Status s = CheckIdType(&id);
-    if (!s.ok()) {
-      bson_destroy(out);
-      return s;
-    }
+    if (!s.ok()) return s;
     bson_append_iter(out, "_id", 3, &id);
   } else {
     bson_oid_t oid;
@@ -118,24 +123,23 @@ Status SessionImpl::InsertLocked(const CollectionMeta& meta, const bson_t* doc,
     }
     int64_t value;
     Status s = NextCounterValue(meta, field, &value);
-    if (!s.ok()) {
-      bson_destroy(out);
-      return s;
-    }
+    if (!s.ok()) return s;
     AppendInteger(out, field, value);
   }
-  Document final_doc(out);
+  const bson_t* final_doc = out;
+  Document normalized;
   if (is_counters(meta)) {
-    Status s = ValidateCounterDocument(final_doc.bson(), &final_doc);
+    Status s = ValidateCounterDocument(out, &normalized);
     if (!s.ok()) return s;
+    final_doc = normalized.bson();
   }
-  Status s = InsertRaw(meta, final_doc.bson());
+  Status s = InsertRaw(meta, final_doc);
   if (!s.ok()) return s;
   for (const auto& [field, value] : sent) {
     s = MoveCounterForSentValue(meta, *field, value);
     if (!s.ok()) return s;
   }
-  if (stored) *stored = std::move(final_doc);
+  if (stored) *stored = Document(bson_copy(final_doc));
   return Status::OK();
 }
 
@@ -184,6 +188,7 @@ Status SessionImpl::FindLocked(const CollectionMeta& meta, const bson_t* filter,
 Status SessionImpl::UpdateLocked(const CollectionMeta& meta,
                                  const bson_t* query, const bson_t* update,
                                  bool multi, UpdateResult* result) {
+  if (is_counters(meta)) ForgetCounters();
   FindOptions options;
   options.limit = multi ? 0 : 1;
   std::vector<Document> docs;
@@ -232,6 +237,7 @@ Status SessionImpl::UpdateLocked(const CollectionMeta& meta,
 Status SessionImpl::DeleteLocked(const CollectionMeta& meta,
                                  const bson_t* query, int64_t limit,
                                  int64_t* deleted) {
+  if (is_counters(meta)) ForgetCounters();
   WhereClause where;
   Status s = BuildWhere(query, &where);
   if (!s.ok()) return s;

@@ -240,6 +240,7 @@ Status SessionImpl::Begin() {
 }
 
 Status SessionImpl::Commit() {
+  ForgetCounters();
   if (!explicit_txn_) {
     return Status::Error(Code::kIllegalOperation,
                          "there is no transaction in progress");
@@ -260,6 +261,7 @@ Status SessionImpl::Commit() {
 }
 
 Status SessionImpl::Rollback() {
+  ForgetCounters();
   if (!explicit_txn_) {
     return Status::Error(Code::kIllegalOperation,
                          "there is no transaction in progress");
@@ -289,6 +291,7 @@ Status SessionImpl::ReleaseSavepoint(std::string_view name) {
 }
 
 Status SessionImpl::RollbackToSavepoint(std::string_view name) {
+  ForgetCounters();
   if (!explicit_txn_) {
     return Status::Error(Code::kIllegalOperation,
                          "savepoints can only be used in transaction blocks");

@@ -400,6 +400,32 @@ TEST_F(CounterTest, RollbackAfterCounterRowRecreated) {
   EXPECT_EQ(InsertedId("{}"), 3);
 }
 
+// Within one transaction, edits of admin.counters take effect on the next
+// insert (the session's counter cache must not hide them).
+TEST_F(CounterTest, CounterEditsInsideATransactionTakeEffect) {
+  CreateOrders();
+  ASSERT_TRUE(session_->Begin().ok());
+  EXPECT_EQ(InsertedId("{}"), 1);
+  EXPECT_EQ(InsertedId("{}"), 2);
+  SetLast("shop.orders.id", "10");
+  EXPECT_EQ(InsertedId("{}"), 11);
+  Run("admin", R"({"delete": "counters", "deletes": [{"q": {}, "limit": 0}]})");
+  EXPECT_EQ(InsertedId(R"({"id": 30})"), 30);
+  EXPECT_EQ(InsertedId("{}"), 31);  // recreated from the highest stored
+  Run("admin", R"({"delete": "counters", "deletes": [{"q": {}, "limit": 0}]})");
+  Document row = J(R"({"_id": "shop.orders.id", "collection": "shop.orders",
+                       "field": "id", "last": 100})");
+  ASSERT_TRUE(session_->Insert("admin", "counters", row.bson()).ok());
+  EXPECT_EQ(InsertedId("{}"), 101);
+  ASSERT_TRUE(session_->Savepoint("s").ok());
+  SetLast("shop.orders.id", "500");
+  ASSERT_TRUE(session_->RollbackToSavepoint("s").ok());
+  EXPECT_EQ(InsertedId("{}"), 102);
+  ASSERT_TRUE(session_->Commit().ok());
+  EXPECT_EQ(Last(), 102);
+  EXPECT_EQ(InsertedId("{}"), 103);
+}
+
 // Bounds: a counter stops at its maximum unless it cycles.
 TEST_F(CounterTest, CounterExhaustedAtMaximum) {
   ASSERT_TRUE(session_->CreateCollection("shop", "orders", {}).ok());
