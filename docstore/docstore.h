@@ -193,6 +193,12 @@ class Session {
   Status DropIndex(std::string_view db, std::string_view collection,
                    std::string_view name);
   Status ListCollections(std::string_view db, std::vector<CollectionInfo>* out);
+
+  // Databases exist once created here or once a collection is made in one.
+  Status CreateDatabase(std::string_view db);  // kNamespaceExists if there
+  // Drops every collection of the database and its counters.
+  Status DropDatabase(std::string_view db);  // kNamespaceNotFound if absent
+  Status ListDatabases(std::vector<std::string>* out);
   Status ListIndexes(std::string_view db, std::string_view collection,
                      std::vector<IndexSpec>* out);
 

@@ -388,6 +388,86 @@ Status Session::ListCollections(std::string_view db,
   });
 }
 
+Status Session::CreateDatabase(std::string_view db) {
+  return impl_->InWrite([&] {
+    Status s = ValidateDbName(db);
+    if (!s.ok()) return s;
+    sqlite3_stmt* raw;
+    s = impl_->Prepare("INSERT OR IGNORE INTO kova_databases VALUES(?1)", &raw);
+    if (!s.ok()) return s;
+    StmtHandle stmt(raw);
+    sqlite3_bind_text(raw, 1, db.data(), static_cast<int>(db.size()),
+                      SQLITE_TRANSIENT);
+    int rc;
+    s = impl_->Step(raw, &rc);
+    if (s.ok() && sqlite3_changes(impl_->db()) == 0) {
+      return Status::Error(Code::kNamespaceExists,
+                           "database " + std::string(db) + " already exists");
+    }
+    return s;
+  });
+}
+
+Status Session::DropDatabase(std::string_view db) {
+  return impl_->InWrite([&] {
+    Status s = ValidateDbName(db);
+    if (!s.ok()) return s;
+    if (db == kAdminDb) {
+      return Status::Error(Code::kIllegalOperation,
+                           "the admin database cannot be dropped");
+    }
+    std::vector<std::string> names;
+    sqlite3_stmt* raw;
+    s = impl_->Prepare("SELECT ns FROM kova_collections WHERE db=?1", &raw);
+    if (!s.ok()) return s;
+    {
+      StmtHandle stmt(raw);
+      sqlite3_bind_text(raw, 1, db.data(), static_cast<int>(db.size()),
+                        SQLITE_TRANSIENT);
+      int rc;
+      while ((s = impl_->Step(raw, &rc)).ok() && rc == SQLITE_ROW)
+        names.emplace_back(
+            reinterpret_cast<const char*>(sqlite3_column_text(raw, 0)));
+      if (!s.ok()) return s;
+    }
+    for (const auto& ns : names) {
+      const CollectionMeta* meta;
+      s = impl_->LookupCollection(ns, &meta);
+      if (s.ok() && meta) s = impl_->DropCollectionLocked(*meta);
+      if (!s.ok()) return s;
+    }
+    s = impl_->Prepare("DELETE FROM kova_databases WHERE name=?1", &raw);
+    if (!s.ok()) return s;
+    StmtHandle stmt(raw);
+    sqlite3_bind_text(raw, 1, db.data(), static_cast<int>(db.size()),
+                      SQLITE_TRANSIENT);
+    int rc;
+    s = impl_->Step(raw, &rc);
+    if (s.ok() && sqlite3_changes(impl_->db()) == 0 && names.empty()) {
+      return Status::Error(Code::kNamespaceNotFound,
+                           "database " + std::string(db) + " does not exist");
+    }
+    return s;
+  });
+}
+
+Status Session::ListDatabases(std::vector<std::string>* out) {
+  return impl_->InRead([&] {
+    sqlite3_stmt* raw;
+    Status s = impl_->Prepare(
+        "SELECT name FROM kova_databases UNION SELECT db FROM "
+        "kova_collections ORDER BY 1",
+        &raw);
+    if (!s.ok()) return s;
+    StmtHandle stmt(raw);
+    int rc;
+    while ((s = impl_->Step(raw, &rc)).ok() && rc == SQLITE_ROW)
+      out->emplace_back(
+          reinterpret_cast<const char*>(sqlite3_column_text(raw, 0)));
+    return s;
+  });
+}
+
 Status Session::ListIndexes(std::string_view db, std::string_view collection,
                             std::vector<IndexSpec>* out) {
   return impl_->InRead([&] {

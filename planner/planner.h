@@ -64,8 +64,8 @@ enum class Format : int16_t { kText = 0, kBinary = 1 };
 // One column of a RowDescription.
 struct ColumnDesc {
   std::string name;
-  uint32_t table_oid = 0;      // 0 unless the column is a table column
-  int16_t column_number = 0;   // attnum, 0 unless a table column
+  uint32_t table_oid = 0;     // 0 unless the column is a table column
+  int16_t column_number = 0;  // attnum, 0 unless a table column
   uint32_t type_oid = oid::kText;
   int16_t type_size = -1;      // pg_type.typlen
   int32_t type_modifier = -1;  // atttypmod
@@ -126,10 +126,17 @@ class Portal {
 // What one Execute (or one statement of a simple query) did.
 struct ExecuteResult {
   bool ok = true;
-  PgError error;               // when !ok
-  bool suspended = false;      // row limit reached: PortalSuspended
-  bool empty_query = false;    // EmptyQueryResponse instead of a tag
-  std::string command_tag;     // "SELECT 3", "INSERT 0 1", "SET", ...
+  PgError error;             // when !ok
+  bool suspended = false;    // row limit reached: PortalSuspended
+  bool empty_query = false;  // EmptyQueryResponse instead of a tag
+  std::string command_tag;   // "SELECT 3", "INSERT 0 1", "SET", ...
+  // DEALLOCATE and DISCARD ALL also drop protocol-level prepared statements
+  // (one namespace, as in PostgreSQL): the wire layer drops `deallocate`
+  // (or all of them with deallocate_all) from its statement map, and
+  // answers 26000 prepared statement "x" does not exist itself when a named
+  // one is not there.
+  bool deallocate_all = false;
+  std::string deallocate;
 };
 
 // How a role may log in (from CREATE ROLE ... PASSWORD).

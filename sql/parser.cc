@@ -36,4 +36,52 @@ bool SplitStatements(std::string_view script, std::vector<std::string>* out,
   return ok;
 }
 
+bool ParseTree::Parse(std::string_view sql, std::unique_ptr<ParseTree>* tree,
+                      SyntaxError* error) {
+  std::unique_ptr<ParseTree> t(new ParseTree());
+  t->text_.assign(sql);
+  PgQueryProtobufParseResult result = pg_query_parse_protobuf(t->text_.c_str());
+  if (result.error) {
+    error->message = result.error->message;
+    error->position = result.error->cursorpos;
+    pg_query_free_protobuf_parse_result(result);
+    return false;
+  }
+  t->result_ = pg_query__parse_result__unpack(
+      nullptr, result.parse_tree.len,
+      reinterpret_cast<const uint8_t*>(result.parse_tree.data));
+  pg_query_free_protobuf_parse_result(result);
+  if (!t->result_) {
+    error->message = "could not decode the parse tree";
+    error->position = 0;
+    return false;
+  }
+  *tree = std::move(t);
+  return true;
+}
+
+ParseTree::~ParseTree() {
+  if (result_) pg_query__parse_result__free_unpacked(result_, nullptr);
+}
+
+std::string_view ParseTree::statement_text(size_t i) const {
+  const PgQuery__RawStmt& raw = statement(i);
+  size_t start = static_cast<size_t>(raw.stmt_location);
+  // stmt_len 0 means "to the end of the string".
+  size_t len = raw.stmt_len == 0 ? text_.size() - start
+                                 : static_cast<size_t>(raw.stmt_len);
+  std::string_view s(text_);
+  return s.substr(start, len);
+}
+
+std::string JoinNames(PgQuery__Node* const* names, size_t n) {
+  std::string out;
+  for (size_t i = 0; i < n; i++) {
+    if (names[i]->node_case != PG_QUERY__NODE__NODE_STRING) continue;
+    if (!out.empty()) out += ".";
+    out += names[i]->string->sval;
+  }
+  return out;
+}
+
 }  // namespace kova::sql

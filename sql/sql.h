@@ -1,6 +1,9 @@
 // The SQL front end: PostgreSQL's own grammar through libpg_query.
 #pragma once
 
+#include <pg_query/pg_query.pb-c.h>
+
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,5 +26,34 @@ bool ParseToJson(std::string_view sql, std::string* tree, SyntaxError* error);
 // Each piece is the statement's text without the trailing semicolon.
 bool SplitStatements(std::string_view script, std::vector<std::string>* out,
                      SyntaxError* error);
+
+// A parsed script as libpg_query's protobuf tree (typed C structs, one
+// RawStmt per statement with its location and length in the text).
+class ParseTree {
+ public:
+  // Parses `sql`; false and *error on a syntax error.
+  static bool Parse(std::string_view sql, std::unique_ptr<ParseTree>* tree,
+                    SyntaxError* error);
+  ~ParseTree();
+  ParseTree(const ParseTree&) = delete;
+  ParseTree& operator=(const ParseTree&) = delete;
+
+  size_t size() const { return result_->n_stmts; }
+  const PgQuery__RawStmt& statement(size_t i) const {
+    return *result_->stmts[i];
+  }
+  const std::string& text() const { return text_; }
+  // The text of statement i (without its trailing semicolon).
+  std::string_view statement_text(size_t i) const;
+
+ private:
+  ParseTree() = default;
+  std::string text_;
+  PgQuery__ParseResult* result_ = nullptr;
+};
+
+// Names of a node list of String nodes joined with '.', e.g. a qualified
+// function or type name ("pg_catalog.int4").
+std::string JoinNames(PgQuery__Node* const* names, size_t n);
 
 }  // namespace kova::sql

@@ -1,0 +1,109 @@
+// Scalar expressions: analysis of parse-tree expressions into a typed tree
+// (PostgreSQL's type rules: literal types, unknown-literal coercion,
+// operator and function resolution, casts, parameter type inference), and
+// evaluation of that tree over canonical text values.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "planner/planner.h"
+#include "planner/types.h"
+
+namespace kova::planner {
+
+// A value: nullopt is SQL NULL, otherwise the canonical text of its type.
+using Value = std::optional<std::string>;
+
+struct Expr {
+  enum class Kind {
+    kConst,     // value
+    kParam,     // $param (0-based)
+    kCast,      // args[0] cast to type
+    kOperator,  // name over args (1 or 2)
+    kFunction,  // builtin name over args
+    kAnd,
+    kOr,
+    kNot,
+    kIsNull,     // args[0] IS NULL
+    kIsNotNull,  // args[0] IS NOT NULL
+    kCase,       // args: when1, then1, ..., [else]; has_else
+    kCoalesce,
+  };
+  Kind kind = Kind::kConst;
+  uint32_t type = oid::kUnknown;
+  int32_t typmod = -1;
+  Value value;
+  int param = -1;
+  std::string name;
+  bool has_else = false;
+  int location = -1;
+  std::vector<std::unique_ptr<Expr>> args;
+};
+
+// What functions need from the session.
+class SessionHooks {
+ public:
+  virtual ~SessionHooks() = default;
+  virtual const types::TypeContext& type_context() = 0;
+  virtual std::string CurrentUser() = 0;
+  virtual std::string CurrentDatabase() = 0;
+  virtual std::string ServerVersion() = 0;
+  virtual int BackendPid() = 0;
+  // Microseconds since the Unix epoch at transaction / statement start.
+  virtual int64_t TransactionStartMicros() = 0;
+  virtual int64_t StatementStartMicros() = 0;
+  virtual bool GetSetting(const std::string& name, bool missing_ok,
+                          Value* value, PgError* error) = 0;
+  virtual bool SetSetting(const std::string& name, const std::string& value,
+                          bool is_local, std::string* result,
+                          PgError* error) = 0;
+  // Sleeps, returning false with 57014 when cancelled.
+  virtual bool Sleep(double seconds, PgError* error) = 0;
+};
+
+class Analyzer {
+ public:
+  // `param_types` holds the types known for $1..$n (0 = unknown) and is
+  // extended and filled as parameters are seen and resolved.
+  Analyzer(SessionHooks* hooks, std::vector<uint32_t>* param_types)
+      : hooks_(hooks), param_types_(param_types) {}
+
+  bool Analyze(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
+               PgError* error);
+  // Gives an unknown-typed expression (literal or parameter) a type, as
+  // PostgreSQL resolves unknowns in a SELECT list (to text).
+  bool Coerce(std::unique_ptr<Expr>* expr, uint32_t type, int32_t typmod,
+              PgError* error);
+  // Checks that every parameter got a type (42P18 otherwise).
+  bool CheckParams(PgError* error);
+
+  // PostgreSQL's name for an output column without an alias.
+  static std::string ColumnName(const PgQuery__Node* node);
+
+ private:
+  bool AnalyzeConst(const PgQuery__AConst* c, std::unique_ptr<Expr>* out,
+                    PgError* error);
+  bool AnalyzeOperator(const PgQuery__AExpr* a, std::unique_ptr<Expr>* out,
+                       PgError* error);
+  bool AnalyzeFunction(const PgQuery__FuncCall* f, std::unique_ptr<Expr>* out,
+                       PgError* error);
+  bool AnalyzeCast(const PgQuery__TypeCast* c, std::unique_ptr<Expr>* out,
+                   PgError* error);
+  bool AnalyzeSqlValueFunction(const PgQuery__SQLValueFunction* f,
+                               std::unique_ptr<Expr>* out, PgError* error);
+
+  SessionHooks* hooks_;
+  std::vector<uint32_t>* param_types_;
+};
+
+// Resolves a TypeName node into an OID and typmod (42704 when unknown).
+bool ResolveTypeName(const PgQuery__TypeName* name, uint32_t* type,
+                     int32_t* typmod, PgError* error);
+
+bool Evaluate(const Expr& expr, const std::vector<Value>& params,
+              SessionHooks* hooks, Value* out, PgError* error);
+
+}  // namespace kova::planner

@@ -1,0 +1,181 @@
+// The planner's Session: statement dispatch, transaction state, prepared
+// statements and portals. Internal to the planner.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "docstore/docstore.h"
+#include "planner/expr.h"
+#include "planner/planner.h"
+#include "planner/settings.h"
+#include "sql/sql.h"
+
+namespace kova::planner {
+
+struct RoleRecord {
+  std::string name;
+  bool login = false;
+  bool superuser = false;
+  std::string password;
+};
+
+// Engine services used by sessions (engine.cc).
+bool EngineCreateRole(Engine* engine, const RoleRecord& role, PgError* e);
+bool EngineFindRole(Engine* engine, std::string_view name, RoleRecord* role);
+bool EngineUpdateRole(Engine* engine, const RoleRecord& role, PgError* e);
+bool EngineDropRole(Engine* engine, std::string_view name, PgError* e);
+bool EngineCreateDatabase(Engine* engine, std::string_view name, PgError* e);
+bool EngineDropDatabase(Engine* engine, std::string_view name, PgError* e);
+std::string MakeMd5Password(std::string_view password, std::string_view user);
+
+// An analysed statement.
+struct Plan {
+  std::shared_ptr<sql::ParseTree> tree;  // keeps `node` alive
+  const PgQuery__Node* node = nullptr;   // null: empty query
+  std::string text;
+  std::vector<uint32_t> param_types;
+  std::vector<ColumnDesc> columns;
+  // SELECT without FROM: one expression per output column.
+  std::vector<std::shared_ptr<Expr>> targets;
+  bool is_select = false;
+};
+
+class PreparedStatementImpl : public PreparedStatement {
+ public:
+  explicit PreparedStatementImpl(std::shared_ptr<Plan> plan)
+      : plan_(std::move(plan)) {}
+  const std::string& text() const override { return plan_->text; }
+  const std::vector<uint32_t>& param_types() const override {
+    return plan_->param_types;
+  }
+  const std::vector<ColumnDesc>& columns() const override {
+    return plan_->columns;
+  }
+  const std::shared_ptr<Plan>& plan() const { return plan_; }
+
+ private:
+  std::shared_ptr<Plan> plan_;
+};
+
+class PortalImpl : public Portal {
+ public:
+  const std::vector<ColumnDesc>& columns() const override {
+    return plan->columns;
+  }
+  const std::vector<Format>& result_formats() const override { return formats; }
+  std::shared_ptr<Plan> plan;
+  std::vector<Value> params;
+  std::vector<Format> formats;  // one per column
+  // Rows computed at the first Execute and handed out from `next_row`.
+  bool started = false;
+  bool done = false;
+  std::vector<std::vector<Datum>> rows;
+  size_t next_row = 0;
+  ExecuteResult final_result;
+};
+
+class SessionImpl : public Session, public SessionHooks {
+ public:
+  SessionImpl(Engine* engine, std::unique_ptr<docstore::Session> storage,
+              std::string user, std::string database, bool superuser,
+              std::string server_version, int pid);
+  ~SessionImpl() override;
+
+  bool ApplyStartup(
+      const std::vector<std::pair<std::string, std::string>>& startup,
+      PgError* error);
+
+  // Session
+  std::vector<std::pair<std::string, std::string>> ReportedSettings() override;
+  std::vector<std::pair<std::string, std::string>> TakeReportChanges() override;
+  char TransactionStatus() override;
+  void SimpleQuery(std::string_view text, ResultSink* sink,
+                   const std::function<void(const ExecuteResult&)>&
+                       on_statement_done) override;
+  bool Parse(std::string_view text, const std::vector<uint32_t>& param_types,
+             std::unique_ptr<PreparedStatement>* statement,
+             PgError* error) override;
+  bool Bind(const PreparedStatement& statement,
+            const std::vector<Datum>& params,
+            const std::vector<Format>& param_formats,
+            const std::vector<Format>& result_formats,
+            std::unique_ptr<Portal>* portal, PgError* error) override;
+  ExecuteResult Execute(Portal* portal, int64_t max_rows,
+                        ResultSink* sink) override;
+  void Sync() override;
+  void Cancel() override;
+  void Terminate() override;
+
+  // SessionHooks
+  const types::TypeContext& type_context() override {
+    return settings_.type_context();
+  }
+  std::string CurrentUser() override { return user_; }
+  std::string CurrentDatabase() override { return database_; }
+  std::string ServerVersion() override { return server_version_; }
+  int BackendPid() override { return pid_; }
+  int64_t TransactionStartMicros() override;
+  int64_t StatementStartMicros() override { return statement_start_; }
+  bool GetSetting(const std::string& name, bool missing_ok, Value* value,
+                  PgError* error) override;
+  bool SetSetting(const std::string& name, const std::string& value,
+                  bool is_local, std::string* result, PgError* error) override;
+  bool Sleep(double seconds, PgError* error) override;
+
+ private:
+  // Analysis (Parse) and execution of one statement.
+  bool Analyze(std::shared_ptr<Plan> plan, PgError* error);
+  bool AnalyzeSelect(Plan* plan, PgError* error);
+  ExecuteResult Run(PortalImpl* portal, int64_t max_rows, ResultSink* sink,
+                    bool simple);
+  ExecuteResult RunUtility(const Plan& plan, ResultSink* sink);
+  ExecuteResult RunTransaction(const PgQuery__TransactionStmt* stmt,
+                               ResultSink* sink);
+  ExecuteResult RunSet(const PgQuery__VariableSetStmt* stmt);
+  ExecuteResult RunShow(const PgQuery__VariableShowStmt* stmt, ResultSink* sink,
+                        PortalImpl* portal);
+  ExecuteResult RunCreateRole(const PgQuery__CreateRoleStmt* stmt);
+  ExecuteResult RunAlterRole(const PgQuery__AlterRoleStmt* stmt);
+  ExecuteResult RunDropRole(const PgQuery__DropRoleStmt* stmt);
+  ExecuteResult RunCopy(const Plan& plan, ResultSink* sink);
+  bool ComputeSelectRows(PortalImpl* portal, PgError* error);
+  bool EncodeRow(const std::vector<Value>& values,
+                 const std::vector<ColumnDesc>& columns,
+                 const std::vector<Format>& formats, std::vector<Datum>* out,
+                 PgError* error);
+
+  // Transaction state.
+  void BeginImplicit();
+  void EndImplicit(bool commit);
+  void OnStatementError();
+  void Notice(ResultSink* sink, const char* severity, const char* sqlstate,
+              std::string message);
+
+  Engine* engine_;
+  std::unique_ptr<docstore::Session> storage_;
+  std::string user_;
+  std::string database_;
+  bool superuser_;
+  std::string server_version_;
+  int pid_;
+  Settings settings_;
+
+  bool in_block_ = false;  // explicit BEGIN
+  bool implicit_ = false;  // implicit transaction (multi-statement / extended)
+  bool failed_ = false;    // 'E'
+  std::vector<std::string> savepoints_;
+  int64_t txn_start_ = 0;
+  int64_t statement_start_ = 0;
+
+  std::atomic<bool> running_{false};
+  std::atomic<bool> cancel_{false};
+  std::mutex sleep_mu_;
+  std::condition_variable sleep_cv_;
+};
+
+}  // namespace kova::planner

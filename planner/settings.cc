@@ -1,0 +1,580 @@
+#include "planner/settings.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+namespace kova::planner {
+namespace {
+
+enum class Kind {
+  kString,
+  kBool,
+  kInt,
+  kEnum,
+  kTimeZone,
+  kDateStyle,
+  kIntervalStyle,
+  kEncoding,
+  kMemory,
+  kDuration
+};
+
+struct Def {
+  const char* name;  // canonical spelling
+  const char* default_value;
+  Kind kind;
+  bool reported;
+  bool read_only;
+  const char* choices;  // kEnum: comma-separated; kInt: "min,max"
+  const char* description;
+};
+
+// The parameters Kova knows, with PostgreSQL 15's defaults. Reported ones
+// (GUC_REPORT) are sent as ParameterStatus.
+const Def kDefs[] = {
+    {"application_name", "", Kind::kString, true, false, nullptr,
+     "Sets the application name to be reported in statistics and logs."},
+    {"bytea_output", "hex", Kind::kEnum, false, false, "hex",
+     "Sets the output format for bytea."},
+    {"check_function_bodies", "on", Kind::kBool, false, false, nullptr,
+     "Check routine bodies during CREATE FUNCTION and CREATE PROCEDURE."},
+    {"client_encoding", "UTF8", Kind::kEncoding, true, false, nullptr,
+     "Sets the client's character set encoding."},
+    {"client_min_messages", "notice", Kind::kEnum, false, false,
+     "debug5,debug4,debug3,debug2,debug1,debug,log,notice,warning,error",
+     "Sets the message levels that are sent to the client."},
+    {"DateStyle", "ISO, MDY", Kind::kDateStyle, true, false, nullptr,
+     "Sets the display format for date and time values."},
+    {"default_table_access_method", "heap", Kind::kEnum, false, false, "heap",
+     "Sets the default table access method for new tables."},
+    {"default_tablespace", "", Kind::kString, false, false, nullptr,
+     "Sets the default tablespace to create tables and indexes in."},
+    {"default_transaction_isolation", "read committed", Kind::kEnum, false,
+     false, "serializable,repeatable read,read committed,read uncommitted",
+     "Sets the transaction isolation level of each new transaction."},
+    {"default_transaction_read_only", "off", Kind::kBool, true, false, nullptr,
+     "Sets the default read-only status of new transactions."},
+    {"escape_string_warning", "on", Kind::kBool, false, false, nullptr,
+     "Warn about backslash escapes in ordinary string literals."},
+    {"extra_float_digits", "1", Kind::kInt, false, false, "-15,3",
+     "Sets the number of digits displayed for floating-point values."},
+    {"idle_in_transaction_session_timeout", "0", Kind::kDuration, false, false,
+     nullptr,
+     "Sets the maximum allowed idle time between queries, when in a "
+     "transaction."},
+    {"in_hot_standby", "off", Kind::kBool, true, true, nullptr,
+     "Shows whether hot standby is currently active."},
+    {"integer_datetimes", "on", Kind::kBool, true, true, nullptr,
+     "Shows whether datetimes are integer based."},
+    {"IntervalStyle", "postgres", Kind::kIntervalStyle, true, false, nullptr,
+     "Sets the display format for interval values."},
+    {"is_superuser", "on", Kind::kBool, true, true, nullptr,
+     "Shows whether the current user is a superuser."},
+    {"lc_messages", "C.UTF-8", Kind::kString, false, false, nullptr,
+     "Sets the language in which messages are displayed."},
+    {"lc_monetary", "C.UTF-8", Kind::kString, false, false, nullptr,
+     "Sets the locale for formatting monetary amounts."},
+    {"lc_numeric", "C.UTF-8", Kind::kString, false, false, nullptr,
+     "Sets the locale for formatting numbers."},
+    {"lc_time", "C.UTF-8", Kind::kString, false, false, nullptr,
+     "Sets the locale for formatting date and time values."},
+    {"lock_timeout", "0", Kind::kDuration, false, false, nullptr,
+     "Sets the maximum allowed duration of any wait for a lock."},
+    {"maintenance_work_mem", "64MB", Kind::kMemory, false, false, nullptr,
+     "Sets the maximum memory to be used for maintenance operations."},
+    {"max_connections", "100", Kind::kInt, false, true, "1,262143",
+     "Sets the maximum number of concurrent connections."},
+    {"max_identifier_length", "63", Kind::kInt, false, true, "63,63",
+     "Shows the maximum identifier length."},
+    {"password_encryption", "scram-sha-256", Kind::kEnum, false, false,
+     "md5,scram-sha-256", "Chooses the algorithm for encrypting passwords."},
+    {"row_security", "on", Kind::kBool, false, false, nullptr,
+     "Enable row security."},
+    {"search_path", "\"$user\", public", Kind::kString, false, false, nullptr,
+     "Sets the schema search order for names that are not schema-qualified."},
+    {"server_encoding", "UTF8", Kind::kString, true, true, nullptr,
+     "Shows the server (database) character set encoding."},
+    {"server_version", "", Kind::kString, true, true, nullptr,
+     "Shows the server version."},
+    {"server_version_num", "", Kind::kString, false, true, nullptr,
+     "Shows the server version as an integer."},
+    {"session_authorization", "", Kind::kString, true, true, nullptr,
+     "Sets the session user name."},
+    {"standard_conforming_strings", "on", Kind::kBool, true, false, nullptr,
+     "Causes '...' strings to treat backslashes literally."},
+    {"statement_timeout", "0", Kind::kDuration, false, false, nullptr,
+     "Sets the maximum allowed duration of any statement."},
+    {"synchronous_commit", "on", Kind::kEnum, false, false,
+     "on,off,local,remote_write,remote_apply",
+     "Sets the current transaction's synchronization level."},
+    {"TimeZone", "Etc/UTC", Kind::kTimeZone, true, false, nullptr,
+     "Sets the time zone for displaying and interpreting time stamps."},
+    {"transaction_isolation", "read committed", Kind::kEnum, false, false,
+     "serializable,repeatable read,read committed,read uncommitted",
+     "Sets the current transaction's isolation level."},
+    {"transaction_read_only", "off", Kind::kBool, false, false, nullptr,
+     "Sets the current transaction's read-only status."},
+    {"work_mem", "4MB", Kind::kMemory, false, false, nullptr,
+     "Sets the maximum memory to be used for query workspaces."},
+    {"xmloption", "content", Kind::kEnum, false, false, "content,document",
+     "Sets whether XML data in implicit parsing and serialization operations "
+     "is to be considered as documents or content fragments."},
+};
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(c));
+  return out;
+}
+
+std::string Trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) b++;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) e--;
+  return std::string(s.substr(b, e - b));
+}
+
+const Def* FindDef(std::string_view name) {
+  std::string key = Lower(name);
+  for (const Def& d : kDefs)
+    if (Lower(d.name) == key) return &d;
+  return nullptr;
+}
+
+PgError Err(const char* sqlstate, std::string message,
+            std::string detail = "") {
+  PgError e;
+  e.sqlstate = sqlstate;
+  e.message = std::move(message);
+  e.detail = std::move(detail);
+  return e;
+}
+
+PgError InvalidValue(const Def& def, std::string_view value) {
+  return Err("22023", std::string("invalid value for parameter \"") + def.name +
+                          "\": \"" + std::string(value) + "\"");
+}
+
+bool ParseBool(std::string_view v, bool* out) {
+  std::string s = Lower(Trim(v));
+  if (s == "on" || s == "true" || s == "yes" || s == "1" || s == "t" ||
+      s == "y") {
+    *out = true;
+  } else if (s == "off" || s == "false" || s == "no" || s == "0" || s == "f" ||
+             s == "n" || s == "of") {
+    *out = false;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// Time zone names PostgreSQL accepts: IANA names (from the system's zone
+// database), and the forms SET TIME ZONE produces for numeric offsets.
+bool ValidTimeZone(const std::string& tz) {
+  if (tz.empty()) return false;
+  std::string upper = tz;
+  for (char& c : upper) c = static_cast<char>(std::toupper(c));
+  if (upper == "UTC" || upper == "GMT" || upper == "Z") return true;
+  if (tz[0] == '<') return tz.find('>') != std::string::npos;  // POSIX form
+  if (tz.find("..") != std::string::npos || tz[0] == '/') return false;
+  struct stat st;
+  std::string path = "/usr/share/zoneinfo/" + tz;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+}  // namespace
+
+Settings::Settings(const std::string& server_version, const std::string& user,
+                   bool superuser) {
+  for (const Def& d : kDefs) {
+    std::string value = d.default_value;
+    std::string name = d.name;
+    if (name == "server_version") value = server_version;
+    if (name == "server_version_num") {
+      // "15.18" -> 150018
+      int major = std::atoi(server_version.c_str());
+      size_t dot = server_version.find('.');
+      int minor = dot == std::string::npos
+                      ? 0
+                      : std::atoi(server_version.c_str() + dot + 1);
+      value = std::to_string(major * 10000 + minor);
+    }
+    if (name == "session_authorization") value = user;
+    if (name == "is_superuser") value = superuser ? "on" : "off";
+    std::string key = Lower(name);
+    values_[key].session = value;
+    defaults_[key] = value;
+  }
+  for (const auto& [name, value] : Reported()) last_reported_[name] = value;
+  Changed();
+}
+
+std::string Settings::CanonicalName(std::string_view name) const {
+  const Def* def = FindDef(name);
+  if (def) return def->name;
+  if (name.find('.') != std::string_view::npos) return Lower(name);
+  return "";
+}
+
+bool Settings::Normalise(const std::string& key, std::string_view raw,
+                         std::string* out, PgError* error) const {
+  const Def* def = FindDef(key);
+  if (!def) {  // a custom "prefix.name" placeholder: any string
+    *out = std::string(raw);
+    return true;
+  }
+  std::string value(raw);
+  switch (def->kind) {
+    case Kind::kString:
+    case Kind::kMemory:
+      *out = value;
+      return true;
+    case Kind::kDuration: {
+      // A number with an optional unit (ms default); SHOW prints it back
+      // the way PostgreSQL does for the common cases.
+      std::string v = Trim(value);
+      char* end = nullptr;
+      double n = std::strtod(v.c_str(), &end);
+      std::string unit = Lower(Trim(end ? end : ""));
+      if (end == v.c_str()) {
+        *error = Err("22023", std::string("invalid value for parameter \"") +
+                                  def->name + "\": \"" + value + "\"");
+        return false;
+      }
+      double ms = n;
+      if (unit == "s")
+        ms = n * 1000;
+      else if (unit == "min")
+        ms = n * 60000;
+      else if (unit == "h")
+        ms = n * 3600000;
+      else if (unit == "d")
+        ms = n * 86400000;
+      else if (unit == "us")
+        ms = n / 1000;
+      else if (!unit.empty() && unit != "ms") {
+        PgError e = Err("22023", std::string("invalid value for parameter \"") +
+                                     def->name + "\": \"" + value + "\"");
+        e.hint =
+            "Valid units for this parameter are \"us\", \"ms\", \"s\", "
+            "\"min\", \"h\", and \"d\".";
+        *error = e;
+        return false;
+      }
+      long long m = static_cast<long long>(ms);
+      if (m == 0)
+        *out = "0";
+      else if (m % 86400000 == 0)
+        *out = std::to_string(m / 86400000) + "d";
+      else if (m % 3600000 == 0)
+        *out = std::to_string(m / 3600000) + "h";
+      else if (m % 60000 == 0)
+        *out = std::to_string(m / 60000) + "min";
+      else if (m % 1000 == 0)
+        *out = std::to_string(m / 1000) + "s";
+      else
+        *out = std::to_string(m) + "ms";
+      return true;
+    }
+    case Kind::kBool: {
+      bool b;
+      if (!ParseBool(value, &b)) {
+        *error = Err("22023", std::string("parameter \"") + def->name +
+                                  "\" requires a Boolean value");
+        return false;
+      }
+      *out = b ? "on" : "off";
+      return true;
+    }
+    case Kind::kInt: {
+      std::string v = Trim(value);
+      char* end = nullptr;
+      long n = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0') {
+        *error = Err("22023", std::string("invalid value for parameter \"") +
+                                  def->name + "\": \"" + value + "\"");
+        return false;
+      }
+      std::string range = def->choices;
+      long lo = std::atol(range.c_str());
+      long hi = std::atol(range.c_str() + range.find(',') + 1);
+      if (n < lo || n > hi) {
+        *error = Err("22023", std::to_string(n) +
+                                  " is outside the valid range for parameter "
+                                  "\"" +
+                                  def->name + "\" (" + std::to_string(lo) +
+                                  " .. " + std::to_string(hi) + ")");
+        return false;
+      }
+      *out = std::to_string(n);
+      return true;
+    }
+    case Kind::kEnum: {
+      std::string v = Lower(Trim(value));
+      std::string choices = def->choices;
+      size_t start = 0;
+      while (start <= choices.size()) {
+        size_t comma = choices.find(',', start);
+        std::string c = choices.substr(start, comma - start);
+        if (c == v) {
+          *out = c;
+          return true;
+        }
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+      PgError e = InvalidValue(*def, value);
+      std::string avail;
+      for (char ch : choices)
+        avail += ch == ',' ? std::string(", ") : std::string(1, ch);
+      e.hint = "Available values: " + avail + ".";
+      *error = e;
+      return false;
+    }
+    case Kind::kEncoding: {
+      std::string v = Lower(Trim(value));
+      if (v == "utf8" || v == "utf-8" || v == "unicode") {
+        *out = "UTF8";
+        return true;
+      }
+      *error = Err("0A000", "client_encoding \"" + std::string(value) +
+                                "\" is not supported: Kova speaks UTF8 only");
+      return false;
+    }
+    case Kind::kDateStyle: {
+      // "ISO", "ISO, MDY", "MDY, ISO", ...: Kova prints ISO only.
+      std::string v = Lower(value);
+      std::string order = "MDY";
+      bool iso = false, other_style = false;
+      size_t start = 0;
+      while (start <= v.size()) {
+        size_t comma = v.find(',', start);
+        std::string part = Trim(v.substr(start, comma - start));
+        if (part == "iso")
+          iso = true;
+        else if (part == "mdy" || part == "us" || part == "noneuropean")
+          order = "MDY";
+        else if (part == "dmy" || part == "euro" || part == "european")
+          order = "DMY";
+        else if (part == "ymd")
+          order = "YMD";
+        else if (part == "sql" || part == "postgres" || part == "german")
+          other_style = true;
+        else if (!part.empty()) {
+          *error = InvalidValue(*def, value);
+          error->detail = "Unrecognized key word: \"" + part + "\".";
+          return false;
+        }
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+      if (other_style) {
+        *error = Err("0A000", "DateStyle \"" + std::string(value) +
+                                  "\" is not supported: Kova prints dates in "
+                                  "ISO style only");
+        return false;
+      }
+      (void)iso;
+      *out = "ISO, " + order;
+      return true;
+    }
+    case Kind::kIntervalStyle: {
+      std::string v = Lower(Trim(value));
+      if (v == "postgres") {
+        *out = v;
+        return true;
+      }
+      if (v == "postgres_verbose" || v == "sql_standard" || v == "iso_8601") {
+        *error = Err("0A000", "IntervalStyle \"" + v +
+                                  "\" is not supported: Kova prints intervals "
+                                  "in postgres style only");
+        return false;
+      }
+      PgError e = InvalidValue(*def, value);
+      e.hint =
+          "Available values: postgres, postgres_verbose, sql_standard, "
+          "iso_8601.";
+      *error = e;
+      return false;
+    }
+    case Kind::kTimeZone: {
+      std::string v = Trim(value);
+      if (!ValidTimeZone(v)) {
+        *error = InvalidValue(*def, value);
+        return false;
+      }
+      *out = v;
+      return true;
+    }
+  }
+  *out = value;
+  return true;
+}
+
+bool Settings::Set(std::string_view name, std::string_view value, bool is_local,
+                   PgError* error) {
+  const Def* def = FindDef(name);
+  std::string key = Lower(name);
+  if (!def && key.find('.') == std::string::npos) {
+    *error = Err("42704", "unrecognized configuration parameter \"" +
+                              std::string(name) + "\"");
+    return false;
+  }
+  if (def && def->read_only) {
+    *error = Err("55P02", std::string("parameter \"") + def->name +
+                              "\" cannot be changed");
+    return false;
+  }
+  std::string normalised;
+  if (!Normalise(key, value, &normalised, error)) return false;
+  Value& v = values_[key];
+  if (is_local) {
+    v.local = normalised;
+    v.has_local = true;
+  } else {
+    v.session = normalised;
+    v.has_local = false;
+  }
+  Changed();
+  return true;
+}
+
+bool Settings::Reset(std::string_view name, PgError* error) {
+  const Def* def = FindDef(name);
+  std::string key = Lower(name);
+  if (!def && key.find('.') == std::string::npos) {
+    *error = Err("42704", "unrecognized configuration parameter \"" +
+                              std::string(name) + "\"");
+    return false;
+  }
+  if (def && def->read_only) {
+    *error = Err("55P02", std::string("parameter \"") + def->name +
+                              "\" cannot be changed");
+    return false;
+  }
+  auto it = defaults_.find(key);
+  Value& v = values_[key];
+  v.session = it == defaults_.end() ? "" : it->second;
+  v.has_local = false;
+  Changed();
+  return true;
+}
+
+void Settings::ResetAll() {
+  for (auto& [key, v] : values_) {
+    const Def* def = FindDef(key);
+    if (def && def->read_only) continue;
+    auto it = defaults_.find(key);
+    v.session = it == defaults_.end() ? "" : it->second;
+    v.has_local = false;
+  }
+  Changed();
+}
+
+bool Settings::Show(std::string_view name, std::string* value,
+                    PgError* error) const {
+  std::string key = Lower(name);
+  auto it = values_.find(key);
+  if (it == values_.end()) {
+    *error = Err("42704", "unrecognized configuration parameter \"" +
+                              std::string(name) + "\"");
+    return false;
+  }
+  *value = it->second.effective();
+  return true;
+}
+
+std::string Settings::Get(std::string_view name) const {
+  auto it = values_.find(Lower(name));
+  return it == values_.end() ? "" : it->second.effective();
+}
+
+std::vector<std::vector<std::string>> Settings::ShowAll() const {
+  std::vector<std::vector<std::string>> rows;
+  for (const Def& d : kDefs)
+    rows.push_back({d.name, Get(d.name), d.description});
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return Lower(a[0]) < Lower(b[0]);
+  });
+  return rows;
+}
+
+void Settings::OnBegin() {
+  in_txn_ = true;
+  txn_start_ = values_;
+  savepoints_.clear();
+}
+
+void Settings::OnCommit() {
+  for (auto& [key, v] : values_) v.has_local = false;
+  in_txn_ = false;
+  savepoints_.clear();
+  txn_start_.clear();
+  Changed();
+}
+
+void Settings::OnRollback() {
+  if (in_txn_) values_ = txn_start_;
+  for (auto& [key, v] : values_) v.has_local = false;
+  in_txn_ = false;
+  savepoints_.clear();
+  txn_start_.clear();
+  Changed();
+}
+
+void Settings::OnSavepoint(const std::string& name) {
+  savepoints_.emplace_back(name, values_);
+}
+
+void Settings::OnRollbackToSavepoint(const std::string& name) {
+  for (size_t i = savepoints_.size(); i-- > 0;) {
+    if (savepoints_[i].first == name) {
+      values_ = savepoints_[i].second;
+      savepoints_.resize(i + 1);  // the savepoint itself stays
+      Changed();
+      return;
+    }
+  }
+}
+
+void Settings::OnReleaseSavepoint(const std::string& name) {
+  for (size_t i = savepoints_.size(); i-- > 0;) {
+    if (savepoints_[i].first == name) {
+      savepoints_.resize(i);
+      return;
+    }
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> Settings::Reported() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const Def& d : kDefs)
+    if (d.reported) out.emplace_back(d.name, Get(d.name));
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> Settings::TakeChanges() {
+  std::vector<std::pair<std::string, std::string>> changes;
+  for (auto& [name, value] : Reported()) {
+    auto& last = last_reported_[name];
+    if (last != value) {
+      last = value;
+      changes.emplace_back(name, value);
+    }
+  }
+  return changes;
+}
+
+void Settings::Changed() {
+  type_context_.timezone = Get("TimeZone");
+  type_context_.datestyle = Get("DateStyle");
+  type_context_.intervalstyle = Get("IntervalStyle");
+  type_context_.extra_float_digits =
+      std::atoi(Get("extra_float_digits").c_str());
+}
+
+}  // namespace kova::planner
