@@ -1,0 +1,382 @@
+// The planner's sessions end to end over a real data directory, without the
+// wire layer: what each statement returns, its errors and the transaction
+// and settings state. (Protocol-level behaviour is tested in tests/wire.)
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "docstore/docstore.h"
+#include "planner/planner.h"
+
+namespace kova::planner {
+namespace {
+
+// Collects everything a statement sends.
+class Sink : public ResultSink {
+ public:
+  void RowDescription(const std::vector<ColumnDesc>& c,
+                      const std::vector<Format>&) override {
+    columns = c;
+  }
+  void DataRow(const std::vector<Datum>& v) override { rows.push_back(v); }
+  void Notice(const PgError& n) override { notices.push_back(n); }
+  void BeginCopyIn(Format, int) override {}
+  CopyRead ReadCopyData(std::string*) override { return CopyRead::kDone; }
+  void BeginCopyOut(Format, int) override { copy_started = true; }
+  void CopyOutData(std::string_view d) override { copy_data += d; }
+  void EndCopyOut() override {}
+
+  std::vector<ColumnDesc> columns;
+  std::vector<std::vector<Datum>> rows;
+  std::vector<PgError> notices;
+  bool copy_started = false;
+  std::string copy_data;
+};
+
+class SessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = "/tmp/kova-planner-XXXXXX";
+    dir_ = mkdtemp(tmpl.data());
+    ASSERT_TRUE(docstore::Store::Open(dir_, {}, &store_).ok());
+    engine_ = Engine::Create(store_.get(), {});
+    ASSERT_TRUE(engine_);
+    session_ = Connect("postgres", "postgres");
+    ASSERT_TRUE(session_);
+  }
+  void TearDown() override {
+    session_.reset();
+    engine_.reset();
+    store_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+  std::unique_ptr<Session> Connect(const std::string& user,
+                                   const std::string& db,
+                                   PgError* error = nullptr) {
+    std::unique_ptr<Session> s;
+    PgError e;
+    engine_->NewSession({{"user", user}, {"database", db}}, &s, &e);
+    if (error) *error = e;
+    return s;
+  }
+  // Runs a simple query; returns each statement's result.
+  std::vector<ExecuteResult> Query(const std::string& sql, Sink* sink) {
+    std::vector<ExecuteResult> results;
+    session_->SimpleQuery(
+        sql, sink, [&](const ExecuteResult& r) { results.push_back(r); });
+    return results;
+  }
+  ExecuteResult One(const std::string& sql, Sink* sink = nullptr) {
+    Sink local;
+    auto results = Query(sql, sink ? sink : &local);
+    EXPECT_EQ(results.size(), 1u) << sql;
+    return results.empty() ? ExecuteResult{} : results[0];
+  }
+  std::string Scalar(const std::string& sql) {
+    Sink sink;
+    ExecuteResult r = One(sql, &sink);
+    EXPECT_TRUE(r.ok) << sql << ": " << r.error.message;
+    if (sink.rows.size() != 1 || sink.rows[0].empty()) return "<no row>";
+    return sink.rows[0][0].null ? "<null>" : sink.rows[0][0].bytes;
+  }
+
+  std::string dir_;
+  std::unique_ptr<docstore::Store> store_;
+  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<Session> session_;
+};
+
+TEST_F(SessionTest, SelectOne) {
+  Sink sink;
+  ExecuteResult r = One("SELECT 1", &sink);
+  ASSERT_TRUE(r.ok) << r.error.message;
+  EXPECT_EQ(r.command_tag, "SELECT 1");
+  ASSERT_EQ(sink.columns.size(), 1u);
+  EXPECT_EQ(sink.columns[0].name, "?column?");
+  EXPECT_EQ(sink.columns[0].type_oid, oid::kInt4);
+  EXPECT_EQ(sink.columns[0].type_size, 4);
+  ASSERT_EQ(sink.rows.size(), 1u);
+  EXPECT_EQ(sink.rows[0][0].bytes, "1");
+}
+
+TEST_F(SessionTest, LiteralTypesAndColumnNames) {
+  Sink sink;
+  ExecuteResult r =
+      One("SELECT 2147483648, 1.50, 'x', true, NULL, 1::text, 'a' AS b, "
+          "current_user",
+          &sink);
+  ASSERT_TRUE(r.ok) << r.error.message;
+  ASSERT_EQ(sink.columns.size(), 8u);
+  EXPECT_EQ(sink.columns[0].type_oid, oid::kInt8);
+  EXPECT_EQ(sink.columns[1].type_oid, oid::kNumeric);
+  EXPECT_EQ(sink.columns[2].type_oid, oid::kText);  // unknown -> text
+  EXPECT_EQ(sink.columns[3].type_oid, oid::kBool);
+  EXPECT_EQ(sink.columns[4].type_oid, oid::kText);
+  EXPECT_EQ(sink.columns[5].name, "text");
+  EXPECT_EQ(sink.columns[6].name, "b");
+  EXPECT_EQ(sink.columns[7].name, "current_user");
+  EXPECT_EQ(sink.columns[7].type_oid, oid::kName);
+  const auto& row = sink.rows.at(0);
+  EXPECT_EQ(row[0].bytes, "2147483648");
+  EXPECT_EQ(row[1].bytes, "1.50");
+  EXPECT_EQ(row[3].bytes, "t");
+  EXPECT_TRUE(row[4].null);
+  EXPECT_EQ(row[7].bytes, "postgres");
+}
+
+TEST_F(SessionTest, ArithmeticAndErrors) {
+  EXPECT_EQ(Scalar("SELECT 2 + 3 * 4"), "14");
+  EXPECT_EQ(Scalar("SELECT 7 / 2"), "3");
+  EXPECT_EQ(Scalar("SELECT -7 % 3"), "-1");
+  EXPECT_EQ(Scalar("SELECT 1.5 + 1"), "2.5");
+  EXPECT_EQ(Scalar("SELECT 'a' || 'b' || 1"), "ab1");
+  EXPECT_EQ(Scalar("SELECT 1 < 2 AND NULL"), "<null>");
+  EXPECT_EQ(Scalar("SELECT 1 > 2 AND NULL"), "f");
+  ExecuteResult r = One("SELECT 2147483647 + 1");
+  EXPECT_EQ(r.error.sqlstate, "22003");
+  EXPECT_EQ(r.error.message, "integer out of range");
+  r = One("SELECT 1/0");
+  EXPECT_EQ(r.error.sqlstate, "22012");
+  r = One("SELECT 1 + 'a'");
+  EXPECT_EQ(r.error.sqlstate, "22P02");
+  EXPECT_EQ(r.error.message, "invalid input syntax for type integer: \"a\"");
+  EXPECT_EQ(r.error.position, 12);
+  r = One("SELECT 1 + true");
+  EXPECT_EQ(r.error.sqlstate, "42883");
+  EXPECT_EQ(r.error.message, "operator does not exist: integer + boolean");
+  r = One("SELECT *");
+  EXPECT_EQ(r.error.sqlstate, "42601");
+  r = One("SELECT x FROM t");
+  EXPECT_EQ(r.error.sqlstate, "42P01");
+  EXPECT_EQ(r.error.message, "relation \"t\" does not exist");
+  EXPECT_EQ(r.error.position, 15);
+  r = One("SELEC 1");
+  EXPECT_EQ(r.error.sqlstate, "42601");
+  EXPECT_EQ(r.error.message, "syntax error at or near \"SELEC\"");
+  EXPECT_EQ(r.error.position, 1);
+  r = One("CREATE TABLE t (a int)");
+  EXPECT_EQ(r.error.sqlstate, "0A000");
+  EXPECT_EQ(r.error.message, "CREATE TABLE is not supported yet");
+}
+
+TEST_F(SessionTest, EmptyQueryAndMultipleStatements) {
+  Sink sink;
+  auto results = Query("-- nothing here\n", &sink);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_TRUE(results[0].empty_query);
+  results = Query("SELECT 1; SELECT 2; SELECT 1/0; SELECT 3", &sink);
+  ASSERT_EQ(results.size(), 3u);  // the error ends the message
+  EXPECT_EQ(results[1].command_tag, "SELECT 1");
+  EXPECT_EQ(results[2].error.sqlstate, "22012");
+  EXPECT_EQ(session_->TransactionStatus(), 'I');
+}
+
+TEST_F(SessionTest, SettingsAndReportedChanges) {
+  session_->TakeReportChanges();
+  EXPECT_EQ(Scalar("SHOW DateStyle"), "ISO, MDY");
+  ASSERT_TRUE(One("SET application_name = 'billing'").ok);
+  ASSERT_TRUE(One("SET TIME ZONE 'UTC'").ok);
+  auto changes = session_->TakeReportChanges();
+  ASSERT_EQ(changes.size(), 2u);
+  EXPECT_EQ(changes[0], (std::pair<std::string, std::string>{"application_name",
+                                                             "billing"}));
+  EXPECT_EQ(changes[1],
+            (std::pair<std::string, std::string>{"TimeZone", "UTC"}));
+  EXPECT_TRUE(session_->TakeReportChanges().empty());
+  EXPECT_EQ(Scalar("SELECT current_setting('application_name')"), "billing");
+  EXPECT_EQ(Scalar("SELECT set_config('search_path', '', false)"), "");
+  EXPECT_EQ(Scalar("SHOW search_path"), "");
+  ASSERT_TRUE(One("SET TIME ZONE INTERVAL '+00:00' HOUR TO MINUTE").ok);
+  EXPECT_EQ(Scalar("SHOW TimeZone"), "<+00>-00");
+  ExecuteResult r = One("SET no_such_thing = 1");
+  EXPECT_EQ(r.error.sqlstate, "42704");
+  EXPECT_EQ(r.error.message,
+            "unrecognized configuration parameter \"no_such_thing\"");
+  r = One("SET server_version = '1'");
+  EXPECT_EQ(r.error.sqlstate, "55P02");
+  r = One("SET extra_float_digits = 9");
+  EXPECT_EQ(r.error.sqlstate, "22023");
+  EXPECT_EQ(r.error.message,
+            "9 is outside the valid range for parameter "
+            "\"extra_float_digits\" (-15 .. 3)");
+  ASSERT_TRUE(One("SET statement_timeout = '90s'").ok);
+  EXPECT_EQ(Scalar("SHOW statement_timeout"), "90s");
+  ASSERT_TRUE(One("RESET ALL").ok);
+  EXPECT_EQ(Scalar("SHOW application_name"), "");
+}
+
+TEST_F(SessionTest, SetIsTransactional) {
+  ASSERT_TRUE(One("BEGIN").ok);
+  EXPECT_EQ(session_->TransactionStatus(), 'T');
+  ASSERT_TRUE(One("SET application_name = 'inside'").ok);
+  ASSERT_TRUE(One("ROLLBACK").ok);
+  EXPECT_EQ(Scalar("SHOW application_name"), "");
+  ASSERT_TRUE(One("BEGIN").ok);
+  ASSERT_TRUE(One("SET LOCAL application_name = 'local'").ok);
+  EXPECT_EQ(Scalar("SHOW application_name"), "local");
+  ASSERT_TRUE(One("COMMIT").ok);
+  EXPECT_EQ(Scalar("SHOW application_name"), "");
+  Sink sink;
+  ExecuteResult r = One("SET LOCAL application_name = 'x'", &sink);
+  ASSERT_TRUE(r.ok);
+  ASSERT_EQ(sink.notices.size(), 1u);
+  EXPECT_EQ(sink.notices[0].message,
+            "SET LOCAL can only be used in transaction blocks");
+}
+
+TEST_F(SessionTest, FailedTransactionBlock) {
+  ASSERT_TRUE(One("BEGIN").ok);
+  EXPECT_EQ(One("SELECT 1/0").error.sqlstate, "22012");
+  EXPECT_EQ(session_->TransactionStatus(), 'E');
+  ExecuteResult r = One("SELECT 1");
+  EXPECT_EQ(r.error.sqlstate, "25P02");
+  EXPECT_EQ(r.error.message,
+            "current transaction is aborted, commands ignored until end of "
+            "transaction block");
+  r = One("COMMIT");
+  EXPECT_EQ(r.command_tag, "ROLLBACK");
+  EXPECT_EQ(session_->TransactionStatus(), 'I');
+  Sink sink;
+  r = One("COMMIT", &sink);
+  ASSERT_EQ(sink.notices.size(), 1u);
+  EXPECT_EQ(sink.notices[0].sqlstate, "25P01");
+}
+
+TEST_F(SessionTest, Savepoints) {
+  ASSERT_TRUE(One("BEGIN").ok);
+  ASSERT_TRUE(One("SET application_name = 'a'").ok);
+  ASSERT_TRUE(One("SAVEPOINT s1").ok);
+  ASSERT_TRUE(One("SET application_name = 'b'").ok);
+  EXPECT_EQ(One("SELECT 1/0").error.sqlstate, "22012");
+  EXPECT_EQ(One("ROLLBACK TO SAVEPOINT s1").command_tag, "ROLLBACK");
+  EXPECT_EQ(session_->TransactionStatus(), 'T');
+  EXPECT_EQ(Scalar("SHOW application_name"), "a");
+  EXPECT_EQ(One("RELEASE s2").error.sqlstate, "3B001");
+  ASSERT_TRUE(One("ROLLBACK").ok);
+  EXPECT_EQ(One("SAVEPOINT x").error.sqlstate, "25P01");
+}
+
+TEST_F(SessionTest, ExtendedQueryWithParameters) {
+  std::unique_ptr<PreparedStatement> stmt;
+  PgError error;
+  ASSERT_TRUE(session_->Parse("SELECT $1::int + $2", {}, &stmt, &error))
+      << error.message;
+  ASSERT_EQ(stmt->param_types(),
+            (std::vector<uint32_t>{oid::kInt4, oid::kInt4}));
+  ASSERT_EQ(stmt->columns().size(), 1u);
+  std::unique_ptr<Portal> portal;
+  ASSERT_TRUE(session_->Bind(*stmt, {Datum::Of("40"), Datum::Of("2")}, {},
+                             {Format::kBinary}, &portal, &error))
+      << error.message;
+  Sink sink;
+  ExecuteResult r = session_->Execute(portal.get(), 0, &sink);
+  ASSERT_TRUE(r.ok) << r.error.message;
+  session_->Sync();
+  EXPECT_EQ(r.command_tag, "SELECT 1");
+  ASSERT_EQ(sink.rows.size(), 1u);
+  EXPECT_EQ(sink.rows[0][0].bytes, std::string("\0\0\0\x2a", 4));
+  // Binary parameters.
+  ASSERT_TRUE(session_->Bind(*stmt,
+                             {Datum::Of(std::string("\0\0\0\x05", 4)),
+                              Datum::Of(std::string("\0\0\0\x01", 4))},
+                             {Format::kBinary}, {}, &portal, &error))
+      << error.message;
+  Sink sink2;
+  r = session_->Execute(portal.get(), 0, &sink2);
+  session_->Sync();
+  EXPECT_EQ(sink2.rows.at(0)[0].bytes, "6");
+  // A parameter whose type cannot be determined.
+  EXPECT_FALSE(session_->Parse("SELECT $1", {}, &stmt, &error));
+  EXPECT_EQ(error.sqlstate, "42P18");
+  // Given types win; wrong values fail at Bind.
+  ASSERT_TRUE(session_->Parse("SELECT $1", {oid::kInt8}, &stmt, &error));
+  EXPECT_FALSE(
+      session_->Bind(*stmt, {Datum::Of("x")}, {}, {}, &portal, &error));
+  EXPECT_EQ(error.sqlstate, "22P02");
+  EXPECT_FALSE(session_->Parse("SELECT 1; SELECT 2", {}, &stmt, &error));
+  EXPECT_EQ(error.sqlstate, "42601");
+}
+
+TEST_F(SessionTest, RowLimitedPortal) {
+  std::unique_ptr<PreparedStatement> stmt;
+  PgError error;
+  ASSERT_TRUE(session_->Parse("SHOW ALL", {}, &stmt, &error));
+  std::unique_ptr<Portal> portal;
+  ASSERT_TRUE(session_->Bind(*stmt, {}, {}, {}, &portal, &error));
+  Sink sink;
+  ExecuteResult r = session_->Execute(portal.get(), 2, &sink);
+  EXPECT_TRUE(r.suspended);
+  EXPECT_EQ(sink.rows.size(), 2u);
+  r = session_->Execute(portal.get(), 0, &sink);
+  EXPECT_FALSE(r.suspended);
+  EXPECT_GT(sink.rows.size(), 20u);
+  session_->Sync();
+}
+
+TEST_F(SessionTest, CancelInterruptsSleep) {
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    session_->Cancel();
+  });
+  auto start = std::chrono::steady_clock::now();
+  ExecuteResult r = One("SELECT pg_sleep(10)");
+  canceller.join();
+  EXPECT_EQ(r.error.sqlstate, "57014");
+  EXPECT_EQ(r.error.message, "canceling statement due to user request");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_TRUE(One("SELECT 1").ok);  // the session goes on
+}
+
+TEST_F(SessionTest, RolesAndDatabases) {
+  ASSERT_TRUE(One("CREATE ROLE alice LOGIN PASSWORD 'secret'").ok);
+  RoleAuth auth = engine_->LookupRole("alice");
+  EXPECT_TRUE(auth.exists);
+  EXPECT_TRUE(auth.can_login);
+  EXPECT_EQ(auth.password.rfind("SCRAM-SHA-256$4096:", 0), 0u) << auth.password;
+  EXPECT_EQ(One("CREATE ROLE alice").error.sqlstate, "42710");
+  ASSERT_TRUE(One("SET password_encryption = 'md5'").ok);
+  ASSERT_TRUE(One("ALTER ROLE alice PASSWORD 'pw'").ok);
+  // md5("pw" + "alice")
+  EXPECT_EQ(engine_->LookupRole("alice").password,
+            "md5aa7bb6fc2700e717ae61ec5c1567469c");
+  ASSERT_TRUE(One("CREATE ROLE bob").ok);
+  PgError error;
+  EXPECT_FALSE(Connect("bob", "postgres", &error));
+  EXPECT_EQ(error.sqlstate, "28000");
+  EXPECT_FALSE(Connect("nobody", "postgres", &error));
+  EXPECT_EQ(error.message, "role \"nobody\" does not exist");
+  ASSERT_TRUE(One("CREATE DATABASE shop").ok);
+  EXPECT_TRUE(engine_->DatabaseExists("shop"));
+  EXPECT_TRUE(Connect("alice", "shop"));
+  EXPECT_EQ(One("CREATE DATABASE shop").error.sqlstate, "42P04");
+  EXPECT_FALSE(Connect("alice", "nowhere", &error));
+  EXPECT_EQ(error.sqlstate, "3D000");
+  ASSERT_TRUE(One("DROP DATABASE shop").ok);
+  EXPECT_FALSE(engine_->DatabaseExists("shop"));
+  EXPECT_EQ(One("DROP DATABASE shop").error.sqlstate, "3D000");
+  ASSERT_TRUE(One("DROP ROLE alice, bob").ok);
+  EXPECT_FALSE(engine_->LookupRole("alice").exists);
+  ASSERT_TRUE(One("BEGIN").ok);
+  EXPECT_EQ(One("CREATE DATABASE x").error.sqlstate, "25001");
+  ASSERT_TRUE(One("ROLLBACK").ok);
+}
+
+TEST_F(SessionTest, CopyQueryToStdout) {
+  Sink sink;
+  ExecuteResult r =
+      One("COPY (SELECT 1 AS a, 'x\ty' AS b, NULL AS c) TO STDOUT", &sink);
+  ASSERT_TRUE(r.ok) << r.error.message;
+  EXPECT_EQ(r.command_tag, "COPY 1");
+  EXPECT_EQ(sink.copy_data, "1\tx\\ty\t\\N\n");
+  Sink csv;
+  r =
+      One("COPY (SELECT 1 AS a, 'x,y' AS b) TO STDOUT WITH (FORMAT csv, "
+          "HEADER)",
+          &csv);
+  ASSERT_TRUE(r.ok) << r.error.message;
+  EXPECT_EQ(csv.copy_data, "a,b\n1,\"x,y\"\n");
+}
+
+}  // namespace
+}  // namespace kova::planner
