@@ -799,7 +799,8 @@ bool Analyzer::AnalyzeOperator(const PgQuery__AExpr* a,
       return false;
     }
     if (lt == rt && !IsNumber(lt) && !IsText(lt) && lt != oid::kBool &&
-        lt != oid::kDate && lt != oid::kUuid && lt != oid::kTimestamp) {
+        lt != oid::kDate && lt != oid::kUuid && lt != oid::kTimestamp &&
+        lt != oid::kTimestamptz && lt != oid::kTime) {
       *error =
           Err("0A000",
               "comparison of type " + TypeName(lt) + " is not supported yet",
@@ -987,6 +988,21 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
           c = CompareDecimal(a, b);
         }
       }
+    } else if (lt == rt && (lt == oid::kDate || lt == oid::kTime ||
+                            lt == oid::kTimestamp || lt == oid::kTimestamptz)) {
+      // Their binary forms are signed integers (days or microseconds).
+      std::string a, b;
+      if (!types::TextToBinary(lt, *l, ctx, &a, error) ||
+          !types::TextToBinary(lt, *r, ctx, &b, error))
+        return false;
+      auto decode = [](const std::string& bytes) {
+        int64_t v = 0;
+        for (unsigned char ch : bytes) v = (v << 8) | ch;
+        if (bytes.size() == 4) v = static_cast<int32_t>(v);
+        return v;
+      };
+      int64_t x = decode(a), y = decode(b);
+      c = x < y ? -1 : x > y;
     } else {
       int cmp = l->compare(*r);
       c = cmp < 0 ? -1 : cmp > 0;
