@@ -1,12 +1,20 @@
 // The kova binary: `command`, `counters` (and, with the wire issue, `serve`).
+#include <pthread.h>
+#include <signal.h>
+
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "docstore/docstore.h"
+#include "planner/planner.h"
+#include "wire/wire.h"
 
 namespace {
 
@@ -25,8 +33,12 @@ constexpr const char* kUsage = R"(usage:
       by default, canonical with --canonical. JSON "-" reads standard input.
   kova counters [--data DIR] [--db NAME] [--canonical]
       Lists the rows of admin.counters (of one database with --db).
-  kova serve
-      The PostgreSQL protocol server (not built yet).
+  kova serve [--data DIR] [--host ADDR] [--port N] [--max-connections N]
+             [--hba FILE] [--auth METHOD]
+      The PostgreSQL protocol server (default 127.0.0.1:5432). --hba names a
+      pg_hba-like file (`host DATABASE USER ADDRESS METHOD` per line);
+      without it every connection uses --auth (default trust). Methods:
+      trust, reject, password, md5, scram-sha-256. SIGTERM/SIGINT stop it.
 
   --data DIR   data directory (default: $KOVA_DATA, else ./kova-data);
                created on first use
@@ -157,6 +169,101 @@ int ListCounters(const Args& args) {
   return 0;
 }
 
+// ---- serve -----------------------------------------------------------------
+
+int Serve(int argc, char** argv) {
+  const char* env = std::getenv("KOVA_DATA");
+  std::string data = env && *env ? env : "kova-data";
+  kova::wire::ServerOptions options;
+  for (int i = 2; i < argc; i++) {
+    std::string a = argv[i];
+    std::string value;
+    auto take = [&](const char* name) {
+      std::string n = name;
+      if (a == n) {
+        if (i + 1 >= argc) return false;
+        value = argv[++i];
+        return true;
+      }
+      if (a.rfind(n + "=", 0) == 0) {
+        value = a.substr(n.size() + 1);
+        return true;
+      }
+      return false;
+    };
+    auto number = [&](int* out) {
+      char* end = nullptr;
+      long v = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end || v < 0 || v > 1000000) {
+        std::cerr << "kova serve: invalid number for " << a << "\n";
+        return false;
+      }
+      *out = static_cast<int>(v);
+      return true;
+    };
+    if (take("--data") || take("-D")) {
+      data = value;
+    } else if (take("--host") || take("-h")) {
+      options.host = value;
+    } else if (take("--port") || take("-p")) {
+      if (!number(&options.port) || options.port > 65535) return 2;
+    } else if (take("--max-connections")) {
+      if (!number(&options.max_connections)) return 2;
+    } else if (take("--hba")) {
+      options.hba_file = value;
+    } else if (take("--auth")) {
+      options.default_auth = value;
+    } else {
+      std::cerr << "kova serve: unknown option " << a << "\n" << kUsage;
+      return 2;
+    }
+  }
+
+  // Signals are taken by sigwait below; every thread inherits the mask.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  std::unique_ptr<Store> store;
+  Status s = Store::Open(data, StoreOptions{}, &store);
+  if (!s.ok()) {
+    std::cerr << "kova serve: " << s.message() << "\n";
+    return 3;
+  }
+  std::unique_ptr<kova::planner::Engine> engine =
+      kova::planner::Engine::Create(store.get(), {});
+  if (!engine) {
+    std::cerr << "kova serve: could not start the engine\n";
+    return 3;
+  }
+  std::string error;
+  std::unique_ptr<kova::wire::Server> server =
+      kova::wire::Server::Start(engine.get(), options, &error);
+  if (!server) {
+    std::cerr << "kova serve: " << error << "\n";
+    return 3;
+  }
+  std::error_code ec;
+  std::string dir = std::filesystem::absolute(data, ec).string();
+  std::cout << "kova: listening on " << server->address() << ":"
+            << server->port() << ", data directory " << dir << std::endl;
+
+  std::thread runner([&] { server->Run(); });
+  int sig = 0;
+  sigwait(&signals, &sig);
+  std::cout << "kova: shutting down (signal " << sig << ")" << std::endl;
+  server->Shutdown();
+  runner.join();
+  server.reset();
+  engine.reset();
+  store.reset();
+  std::cout << "kova: stopped" << std::endl;
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -174,11 +281,7 @@ int main(int argc, char** argv) {
     }
     return sub == "command" ? RunCommand(args) : ListCounters(args);
   }
-  if (sub == "serve") {
-    std::cerr << "kova serve: the PostgreSQL protocol server is not built "
-                 "yet; use `kova command` for the document API\n";
-    return 2;
-  }
+  if (sub == "serve") return Serve(argc, argv);
   std::cerr << "kova: unknown subcommand '" << sub << "'\n" << kUsage;
   return 2;
 }

@@ -97,6 +97,13 @@ class ResultSink {
   // kData: *data holds the next CopyData payload. kFail: *data holds the
   // client's CopyFail message.
   virtual CopyRead ReadCopyData(std::string* data) = 0;
+  // DEALLOCATE name / DEALLOCATE ALL / DISCARD ALL: protocol-level and SQL
+  // prepared statements share one namespace, kept by the wire layer.
+  // Returns false when the named statement does not exist (the planner
+  // then fails the statement with 26000).
+  virtual bool DeallocatePrepared(std::string_view name) = 0;
+  virtual void DeallocateAllPrepared() = 0;
+
   // COPY ... TO STDOUT: BeginCopyOut, CopyOutData per row, EndCopyOut.
   virtual void BeginCopyOut(Format format, int columns) = 0;
   virtual void CopyOutData(std::string_view data) = 0;
@@ -130,13 +137,6 @@ struct ExecuteResult {
   bool suspended = false;    // row limit reached: PortalSuspended
   bool empty_query = false;  // EmptyQueryResponse instead of a tag
   std::string command_tag;   // "SELECT 3", "INSERT 0 1", "SET", ...
-  // DEALLOCATE and DISCARD ALL also drop protocol-level prepared statements
-  // (one namespace, as in PostgreSQL): the wire layer drops `deallocate`
-  // (or all of them with deallocate_all) from its statement map, and
-  // answers 26000 prepared statement "x" does not exist itself when a named
-  // one is not there.
-  bool deallocate_all = false;
-  std::string deallocate;
 };
 
 // How a role may log in (from CREATE ROLE ... PASSWORD).

@@ -717,16 +717,104 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
   }
 }
 
+bool SessionImpl::AnalyzeValues(Plan* plan, PgError* error) {
+  const PgQuery__SelectStmt* s = plan->node->select_stmt;
+  if (s->n_sort_clause > 0 || s->limit_count || s->limit_offset) {
+    *error = Err("0A000",
+                 "ORDER BY, LIMIT and OFFSET on VALUES are not "
+                 "supported yet");
+    return false;
+  }
+  Analyzer analyzer(this, &plan->param_types);
+  size_t ncols = 0;
+  for (size_t r = 0; r < s->n_values_lists; r++) {
+    const PgQuery__List* list = s->values_lists[r]->list;
+    if (r == 0) {
+      ncols = list->n_items;
+    } else if (list->n_items != ncols) {
+      *error = Err("42601", "VALUES lists must all be the same length");
+      return false;
+    }
+    std::vector<std::shared_ptr<Expr>> row;
+    for (size_t c = 0; c < list->n_items; c++) {
+      std::unique_ptr<Expr> e;
+      if (!analyzer.Analyze(list->items[c], &e, error)) return false;
+      row.push_back(std::shared_ptr<Expr>(std::move(e)));
+    }
+    plan->values.push_back(std::move(row));
+  }
+  // Each column's type: the common type of its values (unknown -> text).
+  for (size_t c = 0; c < ncols; c++) {
+    uint32_t common = oid::kUnknown;
+    for (auto& row : plan->values) {
+      uint32_t t = row[c]->type;
+      if (t == oid::kUnknown || t == common) continue;
+      if (common == oid::kUnknown) {
+        common = t;
+      } else if (types::LookupType(t) && types::LookupType(common) &&
+                 types::LookupType(t)->category == 'N' &&
+                 types::LookupType(common)->category == 'N') {
+        // int2 < int4 < int8 < numeric < float4 < float8, as PostgreSQL's
+        // preferred-type resolution for the numeric category.
+        auto rank = [](uint32_t x) {
+          switch (x) {
+            case oid::kInt2:
+              return 0;
+            case oid::kInt4:
+              return 1;
+            case oid::kInt8:
+              return 2;
+            case oid::kNumeric:
+              return 3;
+            case oid::kFloat4:
+              return 4;
+            default:
+              return 5;
+          }
+        };
+        if (rank(t) > rank(common)) common = t;
+      } else {
+        *error =
+            Err("42804",
+                "VALUES types " + types::FormatTypeName(common, -1) + " and " +
+                    types::FormatTypeName(t, -1) + " cannot be matched",
+                row[c]->location);
+        return false;
+      }
+    }
+    if (common == oid::kUnknown) common = oid::kText;
+    for (auto& row : plan->values) {
+      std::unique_ptr<Expr> e(new Expr(std::move(*row[c])));
+      if (!analyzer.Coerce(&e, common, -1, error)) return false;
+      if (e->type != common) {
+        auto cast = std::make_unique<Expr>();
+        cast->kind = Expr::Kind::kCast;
+        cast->type = common;
+        cast->location = e->location;
+        cast->args.push_back(std::move(e));
+        e = std::move(cast);
+      }
+      row[c] = std::shared_ptr<Expr>(std::move(e));
+    }
+    ColumnDesc col;
+    col.name = "column" + std::to_string(c + 1);
+    col.type_oid = common;
+    const types::TypeInfo* info = types::LookupType(common);
+    col.type_size = info ? info->length : -1;
+    plan->columns.push_back(col);
+  }
+  if (!analyzer.CheckParams(error)) return false;
+  plan->is_select = true;
+  return true;
+}
+
 bool SessionImpl::AnalyzeSelect(Plan* plan, PgError* error) {
   const PgQuery__SelectStmt* s = plan->node->select_stmt;
   if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE) {
     *error = Err("0A000", "UNION, INTERSECT and EXCEPT are not supported yet");
     return false;
   }
-  if (s->n_values_lists > 0) {
-    *error = Err("0A000", "VALUES is not supported yet");
-    return false;
-  }
+  if (s->n_values_lists > 0) return AnalyzeValues(plan, error);
   if (s->into_clause) {
     *error = Err("0A000", "SELECT INTO is not supported yet");
     return false;
@@ -847,6 +935,15 @@ bool SessionImpl::ComputeSelectRows(PortalImpl* portal, PgError* error) {
       if (!settings_.Show(name, &value, error)) return false;
       rows.push_back({value});
     }
+  } else if (!plan.values.empty()) {
+    for (const auto& exprs : plan.values) {
+      std::vector<Value> row(exprs.size());
+      for (size_t i = 0; i < exprs.size(); i++) {
+        if (!Evaluate(*exprs[i], portal->params, this, &row[i], error))
+          return false;
+      }
+      rows.push_back(std::move(row));
+    }
   } else {
     size_t ncols = plan.columns.size();
     std::vector<Value> row(ncols);
@@ -939,9 +1036,8 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
                           "DISCARD ALL cannot run inside a transaction block"));
         }
         settings_.ResetAll();
-        ExecuteResult r = Tag("DISCARD ALL");
-        r.deallocate_all = true;
-        return r;
+        sink->DeallocateAllPrepared();
+        return Tag("DISCARD ALL");
       }
       // No plan cache, temporary tables or sequence caches yet: nothing is
       // held that these would discard.
@@ -954,13 +1050,14 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
     case PG_QUERY__NODE__NODE_DEALLOCATE_STMT: {
       const char* name = node->deallocate_stmt->name;
       if (!name || !*name) {
-        ExecuteResult r = Tag("DEALLOCATE ALL");
-        r.deallocate_all = true;
-        return r;
+        sink->DeallocateAllPrepared();
+        return Tag("DEALLOCATE ALL");
       }
-      ExecuteResult r = Tag("DEALLOCATE");
-      r.deallocate = name;
-      return r;
+      if (!sink->DeallocatePrepared(name)) {
+        return Fail(Err("26000", "prepared statement \"" + std::string(name) +
+                                     "\" does not exist"));
+      }
+      return Tag("DEALLOCATE");
     }
     case PG_QUERY__NODE__NODE_CREATEDB_STMT: {
       if (in_block_ || implicit_) {

@@ -42,6 +42,8 @@ struct Plan {
   std::vector<ColumnDesc> columns;
   // SELECT without FROM: one expression per output column.
   std::vector<std::shared_ptr<Expr>> targets;
+  // VALUES lists: one expression per column for each row.
+  std::vector<std::vector<std::shared_ptr<Expr>>> values;
   bool is_select = false;
 };
 
@@ -131,6 +133,7 @@ class SessionImpl : public Session, public SessionHooks {
   // Analysis (Parse) and execution of one statement.
   bool Analyze(std::shared_ptr<Plan> plan, PgError* error);
   bool AnalyzeSelect(Plan* plan, PgError* error);
+  bool AnalyzeValues(Plan* plan, PgError* error);
   ExecuteResult Run(PortalImpl* portal, int64_t max_rows, ResultSink* sink,
                     bool simple);
   ExecuteResult RunUtility(const Plan& plan, ResultSink* sink);

@@ -431,6 +431,7 @@ bool Settings::Set(std::string_view name, std::string_view value, bool is_local,
   }
   std::string normalised;
   if (!Normalise(key, value, &normalised, error)) return false;
+  BeforeChange();
   Value& v = values_[key];
   if (is_local) {
     v.local = normalised;
@@ -457,6 +458,7 @@ bool Settings::Reset(std::string_view name, PgError* error) {
     return false;
   }
   auto it = defaults_.find(key);
+  BeforeChange();
   Value& v = values_[key];
   v.session = it == defaults_.end() ? "" : it->second;
   v.has_local = false;
@@ -465,6 +467,7 @@ bool Settings::Reset(std::string_view name, PgError* error) {
 }
 
 void Settings::ResetAll() {
+  BeforeChange();
   for (auto& [key, v] : values_) {
     const Def* def = FindDef(key);
     if (def && def->read_only) continue;
@@ -503,30 +506,44 @@ std::vector<std::vector<std::string>> Settings::ShowAll() const {
   return rows;
 }
 
+void Settings::BeforeChange() {
+  if (in_txn_ && !txn_snapshot_taken_) {
+    txn_start_ = values_;
+    txn_snapshot_taken_ = true;
+  }
+}
+
 void Settings::OnBegin() {
   in_txn_ = true;
-  txn_start_ = values_;
+  txn_snapshot_taken_ = false;
   savepoints_.clear();
 }
 
 void Settings::OnCommit() {
-  for (auto& [key, v] : values_) v.has_local = false;
+  bool changed = txn_snapshot_taken_;
   in_txn_ = false;
+  txn_snapshot_taken_ = false;
   savepoints_.clear();
+  if (!changed) return;  // nothing was SET in this transaction
+  for (auto& [key, v] : values_) v.has_local = false;
   txn_start_.clear();
   Changed();
 }
 
 void Settings::OnRollback() {
-  if (in_txn_) values_ = txn_start_;
-  for (auto& [key, v] : values_) v.has_local = false;
+  bool changed = txn_snapshot_taken_;
+  if (changed) values_ = txn_start_;
   in_txn_ = false;
+  txn_snapshot_taken_ = false;
   savepoints_.clear();
+  if (!changed) return;
+  for (auto& [key, v] : values_) v.has_local = false;
   txn_start_.clear();
   Changed();
 }
 
 void Settings::OnSavepoint(const std::string& name) {
+  BeforeChange();  // a rollback to it must be able to reach the start too
   savepoints_.emplace_back(name, values_);
 }
 
@@ -559,6 +576,8 @@ std::vector<std::pair<std::string, std::string>> Settings::Reported() const {
 
 std::vector<std::pair<std::string, std::string>> Settings::TakeChanges() {
   std::vector<std::pair<std::string, std::string>> changes;
+  if (!dirty_) return changes;
+  dirty_ = false;
   for (auto& [name, value] : Reported()) {
     auto& last = last_reported_[name];
     if (last != value) {
@@ -570,6 +589,7 @@ std::vector<std::pair<std::string, std::string>> Settings::TakeChanges() {
 }
 
 void Settings::Changed() {
+  dirty_ = true;
   type_context_.timezone = Get("TimeZone");
   type_context_.datestyle = Get("DateStyle");
   type_context_.intervalstyle = Get("IntervalStyle");

@@ -63,12 +63,17 @@ class Settings {
   bool Normalise(const std::string& key, std::string_view value,
                  std::string* out, PgError* error) const;
   void Changed();
+  void BeforeChange();
 
   Values values_;
   std::map<std::string, std::string> defaults_;
   // Snapshots for transaction rollback: taken at BEGIN and per savepoint.
   bool in_txn_ = false;
+  // Taken lazily, before the first change inside the transaction: most
+  // transactions change no setting.
+  bool txn_snapshot_taken_ = false;
   Values txn_start_;
+  bool dirty_ = true;  // a value changed since TakeChanges
   std::vector<std::pair<std::string, Values>> savepoints_;
   std::map<std::string, std::string> last_reported_;
   types::TypeContext type_context_;

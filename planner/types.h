@@ -67,7 +67,7 @@ bool BinaryToText(uint32_t type_oid, int32_t typmod, std::string_view binary,
 // float8 -> numeric, bool -> int4, timestamptz -> date in the TimeZone, ...).
 // 42846 "cannot cast type X to Y" when no cast exists.
 bool Cast(uint32_t from_oid, uint32_t to_oid, int32_t to_typmod,
-          std::string_view value, const TypeContext& context,
-          std::string* out, PgError* error);
+          std::string_view value, const TypeContext& context, std::string* out,
+          PgError* error);
 
 }  // namespace kova::planner::types

@@ -26,6 +26,12 @@ class Sink : public ResultSink {
   void BeginCopyOut(Format, int) override { copy_started = true; }
   void CopyOutData(std::string_view d) override { copy_data += d; }
   void EndCopyOut() override {}
+  bool DeallocatePrepared(std::string_view name) override {
+    deallocated.emplace_back(name);
+    return name == "known";
+  }
+  void DeallocateAllPrepared() override { deallocated.push_back("*"); }
+  std::vector<std::string> deallocated;
 
   std::vector<ColumnDesc> columns;
   std::vector<std::vector<Datum>> rows;
@@ -360,6 +366,42 @@ TEST_F(SessionTest, RolesAndDatabases) {
   ASSERT_TRUE(One("BEGIN").ok);
   EXPECT_EQ(One("CREATE DATABASE x").error.sqlstate, "25001");
   ASSERT_TRUE(One("ROLLBACK").ok);
+}
+
+TEST_F(SessionTest, DeallocateGoesThroughTheSink) {
+  Sink sink;
+  ExecuteResult r = One("DEALLOCATE known", &sink);
+  EXPECT_TRUE(r.ok);
+  EXPECT_EQ(r.command_tag, "DEALLOCATE");
+  ASSERT_TRUE(One("BEGIN").ok);
+  r = One("DEALLOCATE unknown", &sink);
+  EXPECT_EQ(r.error.sqlstate, "26000");
+  EXPECT_EQ(r.error.message, "prepared statement \"unknown\" does not exist");
+  EXPECT_EQ(session_->TransactionStatus(), 'E');  // the error fails the block
+  ASSERT_TRUE(One("ROLLBACK").ok);
+  EXPECT_EQ(One("DEALLOCATE ALL", &sink).command_tag, "DEALLOCATE ALL");
+  EXPECT_EQ(sink.deallocated,
+            (std::vector<std::string>{"known", "unknown", "*"}));
+}
+
+TEST_F(SessionTest, ValuesLists) {
+  Sink sink;
+  ExecuteResult r = One("VALUES (1, 'a'), (2.5, NULL), (3, 'c')", &sink);
+  ASSERT_TRUE(r.ok) << r.error.message;
+  EXPECT_EQ(r.command_tag, "SELECT 3");
+  ASSERT_EQ(sink.columns.size(), 2u);
+  EXPECT_EQ(sink.columns[0].name, "column1");
+  EXPECT_EQ(sink.columns[0].type_oid, oid::kNumeric);
+  EXPECT_EQ(sink.columns[1].type_oid, oid::kText);
+  ASSERT_EQ(sink.rows.size(), 3u);
+  EXPECT_EQ(sink.rows[0][0].bytes, "1");
+  EXPECT_EQ(sink.rows[1][0].bytes, "2.5");
+  EXPECT_TRUE(sink.rows[1][1].null);
+  EXPECT_EQ(One("VALUES (1), (1, 2)").error.sqlstate, "42601");
+  r = One("VALUES (1), (true)");
+  EXPECT_EQ(r.error.sqlstate, "42804");
+  EXPECT_EQ(r.error.message,
+            "VALUES types integer and boolean cannot be matched");
 }
 
 TEST_F(SessionTest, CopyQueryToStdout) {
