@@ -431,6 +431,31 @@ void SessionImpl::Notice(ResultSink* sink, const char* severity,
   if (sink) sink->Notice(n);
 }
 
+bool SessionImpl::ParseCached(std::string_view text,
+                              std::shared_ptr<sql::ParseTree>* tree,
+                              PgError* error) {
+  std::string key(text);
+  auto it = parse_cache_.find(key);
+  if (it != parse_cache_.end()) {
+    *tree = it->second;
+    return true;
+  }
+  std::unique_ptr<sql::ParseTree> parsed;
+  sql::SyntaxError syntax;
+  if (!sql::ParseTree::Parse(text, &parsed, &syntax)) {
+    *error = Err("42601", syntax.message);
+    error->position = syntax.position;
+    return false;
+  }
+  *tree = std::shared_ptr<sql::ParseTree>(std::move(parsed));
+  // Small and bounded: long scripts (dumps) are not worth keeping.
+  if (text.size() <= 4096) {
+    if (parse_cache_.size() >= 64) parse_cache_.clear();
+    parse_cache_.emplace(std::move(key), *tree);
+  }
+  return true;
+}
+
 // ---- simple query -------------------------------------------------------
 
 void SessionImpl::SimpleQuery(
@@ -438,16 +463,13 @@ void SessionImpl::SimpleQuery(
     const std::function<void(const ExecuteResult&)>& on_statement_done) {
   statement_start_ = NowMicros();
   cancel_ = false;
-  std::unique_ptr<sql::ParseTree> parsed;
-  sql::SyntaxError syntax;
-  if (!sql::ParseTree::Parse(text, &parsed, &syntax)) {
-    PgError e = Err("42601", syntax.message);
-    e.position = syntax.position;
-    on_statement_done(Fail(e));
+  std::shared_ptr<sql::ParseTree> tree;
+  PgError parse_error;
+  if (!ParseCached(text, &tree, &parse_error)) {
+    on_statement_done(Fail(parse_error));
     OnStatementError();
     return;
   }
-  std::shared_ptr<sql::ParseTree> tree(std::move(parsed));
   if (tree->size() == 0) {
     ExecuteResult r;
     r.empty_query = true;
@@ -502,13 +524,8 @@ bool SessionImpl::Parse(std::string_view text,
                  "of transaction block");
     return false;
   }
-  std::unique_ptr<sql::ParseTree> parsed;
-  sql::SyntaxError syntax;
-  if (!sql::ParseTree::Parse(text, &parsed, &syntax)) {
-    *error = Err("42601", syntax.message);
-    error->position = syntax.position;
-    return false;
-  }
+  std::shared_ptr<sql::ParseTree> parsed;
+  if (!ParseCached(text, &parsed, error)) return false;
   if (parsed->size() > 1) {
     *error = Err("42601",
                  "cannot insert multiple commands into a prepared statement");
@@ -518,7 +535,7 @@ bool SessionImpl::Parse(std::string_view text,
   plan->text = std::string(text);
   plan->param_types = param_types;
   if (parsed->size() == 1) plan->node = parsed->statement(0).stmt;
-  plan->tree = std::shared_ptr<sql::ParseTree>(std::move(parsed));
+  plan->tree = std::move(parsed);
   if (!Analyze(plan, error)) return false;
   *statement = std::make_unique<PreparedStatementImpl>(plan);
   return true;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "docstore/docstore.h"
@@ -152,6 +153,12 @@ class SessionImpl : public Session, public SessionHooks {
                  const std::vector<Format>& formats, std::vector<Datum>* out,
                  PgError* error);
 
+  // Parse trees by query text: clients resend the same text (simple
+  // protocol, unnamed statements), and parsing costs more than running a
+  // simple statement. Trees are immutable, so sharing them is safe.
+  bool ParseCached(std::string_view text, std::shared_ptr<sql::ParseTree>* tree,
+                   PgError* error);
+
   // Transaction state.
   void BeginImplicit();
   void EndImplicit(bool commit);
@@ -174,6 +181,8 @@ class SessionImpl : public Session, public SessionHooks {
   std::vector<std::string> savepoints_;
   int64_t txn_start_ = 0;
   int64_t statement_start_ = 0;
+
+  std::unordered_map<std::string, std::shared_ptr<sql::ParseTree>> parse_cache_;
 
   std::atomic<bool> running_{false};
   std::atomic<bool> cancel_{false};
