@@ -169,6 +169,74 @@ Decimal MulDecimal(const Decimal& a, const Decimal& b) {
   return r;
 }
 
+// The NBASE (10000) view PostgreSQL's select_div_scale uses: the weight of
+// the first non-zero base-10000 digit and that digit.
+void FirstBaseDigit(const Decimal& d, int* weight, int* first) {
+  std::string intpart = d.digits.size() > static_cast<size_t>(d.scale)
+                            ? d.digits.substr(0, d.digits.size() - d.scale)
+                            : "";
+  std::string frac =
+      d.digits.size() > static_cast<size_t>(d.scale)
+          ? d.digits.substr(d.digits.size() - d.scale)
+          : std::string(d.scale - d.digits.size(), '0') + d.digits;
+  while (intpart.size() % 4) intpart.insert(0, "0");
+  while (frac.size() % 4) frac.push_back('0');
+  std::string all = intpart + frac;
+  int int_groups = static_cast<int>(intpart.size() / 4);
+  *weight = 0;
+  *first = 0;
+  for (size_t g = 0; g * 4 < all.size(); g++) {
+    int v = std::stoi(all.substr(g * 4, 4));
+    if (v != 0) {
+      *weight = int_groups - 1 - static_cast<int>(g);
+      *first = v;
+      return;
+    }
+  }
+}
+
+// a / b rounded half away from zero at PostgreSQL's result scale.
+Decimal DivDecimal(const Decimal& a, const Decimal& b) {
+  int w1, f1, w2, f2;
+  FirstBaseDigit(a, &w1, &f1);
+  FirstBaseDigit(b, &w2, &f2);
+  int qweight = w1 - w2;
+  if (f1 <= f2) qweight--;
+  int rscale = 16 - qweight * 4;  // NUMERIC_MIN_SIG_DIGITS, DEC_DIGITS
+  rscale = std::max({rscale, a.scale, b.scale, 0});
+  rscale = std::min(rscale, 1000);
+  // Integer division of a * 10^(rscale + 1 + b.scale - a.scale) by b's
+  // digits gives the quotient with one extra digit for rounding.
+  int shift = rscale + 1 + b.scale - a.scale;
+  std::string num = a.digits, den = b.digits;
+  if (shift >= 0) {
+    if (num != "0") num.append(shift, '0');
+  } else {
+    den.append(-shift, '0');
+  }
+  std::string quotient, rem = "0";
+  for (char digit : num) {
+    rem = Strip(rem + digit);
+    int q = 0;
+    while (CompareMagnitude(rem, den) >= 0) {
+      rem = Strip(SubMagnitudes(rem, den));
+      q++;
+    }
+    quotient.push_back(static_cast<char>('0' + q));
+  }
+  quotient = Strip(quotient);
+  // Round the extra digit away from zero.
+  bool up = quotient.back() >= '5';
+  quotient.pop_back();
+  if (quotient.empty()) quotient = "0";
+  if (up) quotient = AddMagnitudes(quotient, "1");
+  Decimal r;
+  r.digits = Strip(quotient);
+  r.scale = rscale;
+  r.negative = (a.negative != b.negative) && r.digits != "0";
+  return r;
+}
+
 int CompareDecimal(Decimal a, Decimal b) {
   int scale = std::max(a.scale, b.scale);
   a = a.WithScale(scale);
@@ -268,6 +336,8 @@ const std::vector<FunctionDef>& Functions() {
       {"statement_timestamp", {}, oid::kTimestamptz},
       {"clock_timestamp", {}, oid::kTimestamptz},
       {"length", {oid::kText}, oid::kInt4},
+      {"chr", {oid::kInt4}, oid::kText},
+      {"split_part", {oid::kText, oid::kText, oid::kInt4}, oid::kText},
       {"char_length", {oid::kText}, oid::kInt4},
       {"lower", {oid::kText}, oid::kText},
       {"upper", {oid::kText}, oid::kText},
@@ -418,6 +488,14 @@ std::string Analyzer::ColumnName(const PgQuery__Node* node) {
       }
     case PG_QUERY__NODE__NODE_CASE_EXPR:
       return "case";
+    case PG_QUERY__NODE__NODE_A_EXPR:
+      return node->a_expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF
+                 ? "nullif"
+                 : "?column?";
+    case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
+      return node->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST
+                 ? "greatest"
+                 : "least";
     case PG_QUERY__NODE__NODE_COALESCE_EXPR:
       return "coalesce";
     default:
@@ -516,15 +594,19 @@ bool Analyzer::Analyze(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
         const PgQuery__CaseExpr* c = node->case_expr;
         e->kind = Expr::Kind::kCase;
         e->location = c->location;
-        if (c->arg) {
-          *error = Err("0A000", "CASE with an operand is not supported yet",
-                       c->location);
-          return false;
-        }
         for (size_t i = 0; i < c->n_args; i++) {
           const PgQuery__CaseWhen* w = c->args[i]->case_when;
           std::unique_ptr<Expr> cond, result;
-          if (!Analyze(w->expr, &cond, error)) return false;
+          if (c->arg) {
+            // CASE x WHEN v THEN ...: each WHEN is x = v.
+            std::unique_ptr<Expr> x, v;
+            if (!Analyze(c->arg, &x, error) || !Analyze(w->expr, &v, error) ||
+                !Compare("=", std::move(x), std::move(v), w->location, &cond,
+                         error))
+              return false;
+          } else if (!Analyze(w->expr, &cond, error)) {
+            return false;
+          }
           if (!Coerce(&cond, oid::kBool, -1, error)) return false;
           if (!Analyze(w->result, &result, error)) return false;
           e->args.push_back(std::move(cond));
@@ -557,6 +639,96 @@ bool Analyzer::Analyze(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
         if (is_result && !Coerce(&e->args[i], common, -1, error)) return false;
       }
       e->type = common;
+      *out = std::move(e);
+      return true;
+    }
+    case PG_QUERY__NODE__NODE_MIN_MAX_EXPR: {
+      const PgQuery__MinMaxExpr* m = node->min_max_expr;
+      auto e = std::make_unique<Expr>();
+      e->kind = Expr::Kind::kMinMax;
+      e->name =
+          m->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest" : "least";
+      e->location = m->location;
+      uint32_t common = oid::kUnknown;
+      for (size_t i = 0; i < m->n_args; i++) {
+        std::unique_ptr<Expr> arg;
+        if (!Analyze(m->args[i], &arg, error)) return false;
+        uint32_t t = arg->type;
+        if (t != oid::kUnknown) {
+          if (common == oid::kUnknown)
+            common = t;
+          else if (IsNumber(common) && IsNumber(t))
+            common = ArithmeticType(common, t);
+          else if (!(IsText(common) && IsText(t)) && common != t) {
+            *error = Err("42804",
+                         e->name == "greatest"
+                             ? "GREATEST types " + TypeName(common) + " and " +
+                                   TypeName(t) + " cannot be matched"
+                             : "LEAST types " + TypeName(common) + " and " +
+                                   TypeName(t) + " cannot be matched",
+                         arg->location);
+            return false;
+          }
+        }
+        e->args.push_back(std::move(arg));
+      }
+      if (common == oid::kUnknown) common = oid::kText;
+      for (auto& arg : e->args) {
+        if (!Coerce(&arg, common, -1, error)) return false;
+        if (arg->type != common) {
+          auto cast = std::make_unique<Expr>();
+          cast->kind = Expr::Kind::kCast;
+          cast->type = common;
+          cast->args.push_back(std::move(arg));
+          arg = std::move(cast);
+        }
+      }
+      e->type = common;
+      *out = std::move(e);
+      return true;
+    }
+    case PG_QUERY__NODE__NODE_BOOLEAN_TEST: {
+      const PgQuery__BooleanTest* b = node->boolean_test;
+      auto e = std::make_unique<Expr>();
+      e->kind = Expr::Kind::kBoolTest;
+      e->type = oid::kBool;
+      e->location = b->location;
+      switch (b->booltesttype) {
+        case PG_QUERY__BOOL_TEST_TYPE__IS_TRUE:
+          e->name = "true";
+          break;
+        case PG_QUERY__BOOL_TEST_TYPE__IS_NOT_TRUE:
+          e->name = "not true";
+          break;
+        case PG_QUERY__BOOL_TEST_TYPE__IS_FALSE:
+          e->name = "false";
+          break;
+        case PG_QUERY__BOOL_TEST_TYPE__IS_NOT_FALSE:
+          e->name = "not false";
+          break;
+        case PG_QUERY__BOOL_TEST_TYPE__IS_UNKNOWN:
+          e->name = "unknown";
+          break;
+        default:
+          e->name = "not unknown";
+          break;
+      }
+      std::unique_ptr<Expr> arg;
+      if (!Analyze(b->arg, &arg, error)) return false;
+      if (!Coerce(&arg, oid::kBool, -1, error)) return false;
+      if (arg->type != oid::kBool) {
+        *error =
+            Err("42804",
+                "argument of IS " +
+                    std::string(e->name.rfind("not", 0) == 0
+                                    ? "NOT " + e->name.substr(4)
+                                    : e->name) +
+                    " must be type boolean, not type " + TypeName(arg->type),
+                arg->location);
+        for (char& ch : error->message) (void)ch;
+        return false;
+      }
+      e->args.push_back(std::move(arg));
       *out = std::move(e);
       return true;
     }
@@ -593,7 +765,11 @@ bool Analyzer::AnalyzeConst(const PgQuery__AConst* c,
       std::string text = c->fval->fval;
       int64_t v;
       if (text.find_first_of(".eE") == std::string::npos && ToInt64(text, &v)) {
-        *out = Const(oid::kInt8, text, c->location);
+        // As make_const: int4 when it fits (e.g. -2147483648 after the
+        // grammar folds the minus into the literal), else int8.
+        bool fits = v >= std::numeric_limits<int32_t>::min() &&
+                    v <= std::numeric_limits<int32_t>::max();
+        *out = Const(fits ? oid::kInt4 : oid::kInt8, text, c->location);
         return true;
       }
       std::string canonical;
@@ -671,6 +847,41 @@ bool Analyzer::AnalyzeCast(const PgQuery__TypeCast* c,
   if (!ResolveTypeName(c->type_name, &type, &typmod, error)) return false;
   std::unique_ptr<Expr> arg;
   if (!Analyze(c->arg, &arg, error)) return false;
+  if (arg->type == oid::kUnknown && arg->kind == Expr::Kind::kConst &&
+      arg->value && typmod >= 4 &&
+      (type == oid::kVarchar || type == oid::kBpchar)) {
+    // An explicit cast truncates to the length (an assignment would fail).
+    if (!Coerce(&arg, type, -1, error)) return false;
+    size_t limit = static_cast<size_t>(typmod - 4), chars = 0, i = 0;
+    std::string& v = *arg->value;
+    while (i < v.size() && chars < limit) {
+      i++;
+      while (i < v.size() && (static_cast<unsigned char>(v[i]) & 0xc0) == 0x80)
+        i++;
+      chars++;
+    }
+    v.resize(i);
+    if (type == oid::kBpchar) v.append(limit - chars, ' ');
+    arg->typmod = typmod;
+    arg->location = c->location;
+    *out = std::move(arg);
+    return true;
+  }
+  if (arg->type == oid::kUnknown && arg->kind == Expr::Kind::kConst &&
+      arg->value && typmod >= 0 && type == oid::kNumeric) {
+    // Input first (its errors point at the literal), then the typmod
+    // (PostgreSQL's numeric() reports overflow without a position).
+    if (!Coerce(&arg, type, -1, error)) return false;
+    std::string rounded;
+    if (!types::Cast(oid::kNumeric, oid::kNumeric, typmod, *arg->value,
+                     hooks_->type_context(), &rounded, error))
+      return false;
+    arg->value = rounded;
+    arg->typmod = typmod;
+    arg->location = c->location;
+    *out = std::move(arg);
+    return true;
+  }
   if (arg->type == oid::kUnknown &&
       (arg->kind == Expr::Kind::kConst || arg->kind == Expr::Kind::kParam)) {
     if (!Coerce(&arg, type, typmod, error)) return false;
@@ -706,11 +917,8 @@ bool Analyzer::AnalyzeCast(const PgQuery__TypeCast* c,
 
 bool Analyzer::AnalyzeOperator(const PgQuery__AExpr* a,
                                std::unique_ptr<Expr>* out, PgError* error) {
-  if (a->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP) {
-    *error =
-        Err("0A000", "this operator form is not supported yet", a->location);
-    return false;
-  }
+  if (a->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP)
+    return AnalyzeSpecialOperator(a, out, error);
   std::string op = sql::JoinNames(a->name, a->n_name);
   if (op.rfind("pg_catalog.", 0) == 0) op = op.substr(11);
   auto e = std::make_unique<Expr>();
@@ -734,6 +942,20 @@ bool Analyzer::AnalyzeOperator(const PgQuery__AExpr* a,
   };
 
   if (!left) {  // prefix operator
+    if (op == "|/" || op == "@") {
+      if (right->type == oid::kUnknown &&
+          !Coerce(&right, oid::kFloat8, -1, error))
+        return false;
+      if (!IsNumber(right->type) ||
+          (op == "|/" && right->type == oid::kNumeric)) {
+        *error = no_operator(0, right->type);
+        return false;
+      }
+      e->type = op == "|/" ? oid::kFloat8 : right->type;
+      e->args.push_back(std::move(right));
+      *out = std::move(e);
+      return true;
+    }
     if (op != "-" && op != "+") {
       *error = no_operator(0, right->type);
       return false;
@@ -755,7 +977,8 @@ bool Analyzer::AnalyzeOperator(const PgQuery__AExpr* a,
   uint32_t lt = left->type, rt = right->type;
   if (lt == oid::kUnknown && rt == oid::kUnknown) {
     if (op == "||" || op == "=" || op == "<>" || op == "!=" || op == "<" ||
-        op == ">" || op == "<=" || op == ">=") {
+        op == ">" || op == "<=" || op == ">=" ||
+        op.find("~~") != std::string::npos) {
       if (!Coerce(&left, oid::kText, -1, error) ||
           !Coerce(&right, oid::kText, -1, error))
         return false;
@@ -770,9 +993,11 @@ bool Analyzer::AnalyzeOperator(const PgQuery__AExpr* a,
       return false;
     }
   } else if (lt == oid::kUnknown) {
-    if (!Coerce(&left, op == "||" ? oid::kText : rt, -1, error)) return false;
+    bool text_op = op == "||" || op.find("~~") != std::string::npos;
+    if (!Coerce(&left, text_op ? oid::kText : rt, -1, error)) return false;
   } else if (rt == oid::kUnknown) {
-    if (!Coerce(&right, op == "||" ? oid::kText : lt, -1, error)) return false;
+    bool text_op = op == "||" || op.find("~~") != std::string::npos;
+    if (!Coerce(&right, text_op ? oid::kText : lt, -1, error)) return false;
   }
   lt = left->type;
   rt = right->type;
@@ -783,6 +1008,22 @@ bool Analyzer::AnalyzeOperator(const PgQuery__AExpr* a,
       return false;
     }
     e->type = oid::kText;
+  } else if (op == "^") {
+    if (!IsNumber(lt) || !IsNumber(rt)) {
+      *error = no_operator(lt, rt);
+      return false;
+    }
+    if (lt == oid::kNumeric || rt == oid::kNumeric) {
+      *error = Err("0A000", "numeric ^ is not supported yet", a->location);
+      return false;
+    }
+    e->type = oid::kFloat8;
+  } else if (op == "~~" || op == "!~~" || op == "~~*" || op == "!~~*") {
+    if (!IsText(lt) || !IsText(rt)) {
+      *error = no_operator(lt, rt);
+      return false;
+    }
+    e->type = oid::kBool;
   } else if (op == "+" || op == "-" || op == "*" || op == "/" || op == "%") {
     if (!IsNumber(lt) || !IsNumber(rt) ||
         (op == "%" && (IsFloat(lt) || IsFloat(rt)))) {
@@ -818,6 +1059,181 @@ bool Analyzer::AnalyzeOperator(const PgQuery__AExpr* a,
   return true;
 }
 
+bool Analyzer::Compare(const std::string& op, std::unique_ptr<Expr> left,
+                       std::unique_ptr<Expr> right, int location,
+                       std::unique_ptr<Expr>* out, PgError* error) {
+  if (left->type == oid::kUnknown && right->type == oid::kUnknown) {
+    if (!Coerce(&left, oid::kText, -1, error) ||
+        !Coerce(&right, oid::kText, -1, error))
+      return false;
+  } else if (left->type == oid::kUnknown) {
+    if (!Coerce(&left, right->type, -1, error)) return false;
+  } else if (right->type == oid::kUnknown) {
+    if (!Coerce(&right, left->type, -1, error)) return false;
+  }
+  uint32_t lt = left->type, rt = right->type;
+  bool comparable =
+      (IsNumber(lt) && IsNumber(rt)) || (IsText(lt) && IsText(rt)) || lt == rt;
+  if (!comparable) {
+    PgError err = Err("42883",
+                      "operator does not exist: " + TypeName(lt) + " " + op +
+                          " " + TypeName(rt),
+                      location);
+    err.hint =
+        "No operator matches the given name and argument types. You might "
+        "need to add explicit type casts.";
+    *error = err;
+    return false;
+  }
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::kOperator;
+  e->name = op;
+  e->type = oid::kBool;
+  e->location = location;
+  e->args.push_back(std::move(left));
+  e->args.push_back(std::move(right));
+  *out = std::move(e);
+  return true;
+}
+
+bool Analyzer::AnalyzeSpecialOperator(const PgQuery__AExpr* a,
+                                      std::unique_ptr<Expr>* out,
+                                      PgError* error) {
+  auto analyze = [&](const PgQuery__Node* n, std::unique_ptr<Expr>* e) {
+    return Analyze(n, e, error);
+  };
+  auto combine = [&](Expr::Kind kind,
+                     std::vector<std::unique_ptr<Expr>> parts) {
+    auto e = std::make_unique<Expr>();
+    e->kind = kind;
+    e->type = oid::kBool;
+    e->location = a->location;
+    e->args = std::move(parts);
+    return e;
+  };
+  switch (a->kind) {
+    case PG_QUERY__A__EXPR__KIND__AEXPR_IN: {
+      // x IN (a, b) is x = a OR x = b; NOT IN is x <> a AND x <> b.
+      std::string op = sql::JoinNames(a->name, a->n_name);
+      if (a->rexpr->node_case != PG_QUERY__NODE__NODE_LIST) {
+        *error =
+            Err("0A000", "IN (subquery) is not supported yet", a->location);
+        return false;
+      }
+      const PgQuery__List* list = a->rexpr->list;
+      std::vector<std::unique_ptr<Expr>> parts;
+      for (size_t i = 0; i < list->n_items; i++) {
+        std::unique_ptr<Expr> left, right, cmp;
+        if (!analyze(a->lexpr, &left) || !analyze(list->items[i], &right))
+          return false;
+        if (!Compare(op, std::move(left), std::move(right), a->location, &cmp,
+                     error))
+          return false;
+        parts.push_back(std::move(cmp));
+      }
+      *out = combine(op == "=" ? Expr::Kind::kOr : Expr::Kind::kAnd,
+                     std::move(parts));
+      return true;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN: {
+      bool negate = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN;
+      const PgQuery__List* list = a->rexpr->list;
+      std::vector<std::unique_ptr<Expr>> parts;
+      for (int i = 0; i < 2; i++) {
+        std::unique_ptr<Expr> x, bound, cmp;
+        if (!analyze(a->lexpr, &x) || !analyze(list->items[i], &bound))
+          return false;
+        const char* op = negate ? (i == 0 ? "<" : ">") : (i == 0 ? ">=" : "<=");
+        if (!Compare(op, std::move(x), std::move(bound), a->location, &cmp,
+                     error))
+          return false;
+        parts.push_back(std::move(cmp));
+      }
+      *out = combine(negate ? Expr::Kind::kOr : Expr::Kind::kAnd,
+                     std::move(parts));
+      return true;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN_SYM:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM: {
+      // Either order of the bounds: (x >= a AND x <= b) OR (x >= b AND x <= a)
+      bool negate = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM;
+      const PgQuery__List* list = a->rexpr->list;
+      std::vector<std::unique_ptr<Expr>> sides;
+      for (int order = 0; order < 2; order++) {
+        std::vector<std::unique_ptr<Expr>> parts;
+        for (int i = 0; i < 2; i++) {
+          std::unique_ptr<Expr> x, bound, cmp;
+          if (!analyze(a->lexpr, &x) ||
+              !analyze(list->items[order == 0 ? i : 1 - i], &bound))
+            return false;
+          const char* op =
+              negate ? (i == 0 ? "<" : ">") : (i == 0 ? ">=" : "<=");
+          if (!Compare(op, std::move(x), std::move(bound), a->location, &cmp,
+                       error))
+            return false;
+          parts.push_back(std::move(cmp));
+        }
+        sides.push_back(combine(negate ? Expr::Kind::kOr : Expr::Kind::kAnd,
+                                std::move(parts)));
+      }
+      *out = combine(negate ? Expr::Kind::kAnd : Expr::Kind::kOr,
+                     std::move(sides));
+      return true;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT: {
+      std::unique_ptr<Expr> left, right, cmp;
+      if (!analyze(a->lexpr, &left) || !analyze(a->rexpr, &right) ||
+          !Compare("<>", std::move(left), std::move(right), a->location, &cmp,
+                   error))
+        return false;
+      auto e = std::make_unique<Expr>();
+      e->kind = Expr::Kind::kDistinct;
+      e->name = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT ? "" : "not";
+      e->type = oid::kBool;
+      e->location = a->location;
+      e->args.push_back(std::move(cmp));
+      *out = std::move(e);
+      return true;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF: {
+      std::unique_ptr<Expr> value, left, right, cmp;
+      if (!analyze(a->lexpr, &left) || !analyze(a->rexpr, &right) ||
+          !Compare("=", std::move(left), std::move(right), a->location, &cmp,
+                   error))
+        return false;
+      if (!analyze(a->lexpr, &value)) return false;
+      if (!Coerce(&value, cmp->args[0]->type, -1, error)) return false;
+      auto e = std::make_unique<Expr>();
+      e->kind = Expr::Kind::kNullIf;
+      e->type = value->type;
+      e->location = a->location;
+      e->args.push_back(std::move(value));
+      e->args.push_back(std::move(cmp));
+      *out = std::move(e);
+      return true;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE: {
+      if (a->rexpr->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
+        *error =
+            Err("0A000", "LIKE ... ESCAPE is not supported yet", a->location);
+        return false;
+      }
+      PgQuery__AExpr copy = *a;
+      copy.kind = PG_QUERY__A__EXPR__KIND__AEXPR_OP;
+      return AnalyzeOperator(&copy, out, error);
+    }
+    default:
+      *error = Err("0A000",
+                   "SIMILAR TO, ANY, ALL and BETWEEN SYMMETRIC are not "
+                   "supported yet",
+                   a->location);
+      return false;
+  }
+}
+
 bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
                                std::unique_ptr<Expr>* out, PgError* error) {
   std::string full = sql::JoinNames(f->funcname, f->n_funcname);
@@ -837,16 +1253,55 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
     if (!Analyze(f->args[i], &arg, error)) return false;
     args.push_back(std::move(arg));
   }
-  for (const FunctionDef& def : Functions()) {
-    if (name != def.name || def.args.size() != args.size()) continue;
-    bool match = true;
-    for (size_t i = 0; i < args.size() && match; i++) {
-      uint32_t t = args[i]->type, want = def.args[i];
-      match =
-          t == oid::kUnknown || t == want || (IsText(t) && IsText(want)) ||
-          (IsNumber(t) && IsNumber(want) && ArithmeticType(t, want) == want);
+  if (name == "pg_typeof" && args.size() == 1) {
+    // The regtype of the argument's type, known at analysis.
+    *out = Const(2206, types::FormatTypeName(args[0]->type, args[0]->typmod),
+                 f->location);
+    return true;
+  }
+  if ((name == "concat" && !args.empty()) ||
+      (name == "concat_ws" && args.size() >= 2)) {
+    auto e = std::make_unique<Expr>();
+    e->kind = Expr::Kind::kFunction;
+    e->name = name;
+    e->type = oid::kText;
+    e->location = f->location;
+    for (auto& arg : args) {
+      if (!Coerce(&arg, oid::kText, -1, error)) return false;
+      e->args.push_back(std::move(arg));
     }
-    if (!match) continue;
+    *out = std::move(e);
+    return true;
+  }
+  // Candidates in three passes, as PostgreSQL's func_select_candidate
+  // roughly: exact types; unknowns taking the category's preferred type
+  // (text, float8, bool); then implicit numeric widening.
+  const FunctionDef* chosen = nullptr;
+  for (int pass = 0; pass < 3 && !chosen; pass++) {
+    for (const FunctionDef& def : Functions()) {
+      if (name != def.name || def.args.size() != args.size()) continue;
+      bool match = true;
+      for (size_t i = 0; i < args.size() && match; i++) {
+        uint32_t t = args[i]->type, want = def.args[i];
+        if (t == want || (IsText(t) && IsText(want) && t != oid::kUnknown)) {
+          continue;
+        }
+        if (t == oid::kUnknown) {
+          match = pass >= 1 && (pass == 2 || want == oid::kText ||
+                                want == oid::kFloat8 || want == oid::kBool);
+          continue;
+        }
+        match = pass == 2 && IsNumber(t) && IsNumber(want) &&
+                ArithmeticType(t, want) == want;
+      }
+      if (match) {
+        chosen = &def;
+        break;
+      }
+    }
+  }
+  for (const FunctionDef& def : Functions()) {
+    if (&def != chosen) continue;
     auto e = std::make_unique<Expr>();
     e->kind = Expr::Kind::kFunction;
     e->name = name;
@@ -924,6 +1379,95 @@ bool Analyzer::AnalyzeSqlValueFunction(const PgQuery__SQLValueFunction* f,
 
 namespace {
 
+// LIKE with % and _ and backslash as the escape character, on bytes (the
+// C collation; multibyte characters match _ byte by byte only when the
+// pattern has none, which the UTF-8 check below handles).
+bool LikeMatch(const std::string& s, const std::string& p, size_t si = 0,
+               size_t pi = 0) {
+  while (pi < p.size()) {
+    char c = p[pi];
+    if (c == '%') {
+      while (pi < p.size() && p[pi] == '%') pi++;
+      if (pi == p.size()) return true;
+      for (size_t k = si; k <= s.size(); k++) {
+        if (LikeMatch(s, p, k, pi)) return true;
+      }
+      return false;
+    }
+    if (si >= s.size()) return false;
+    if (c == '_') {
+      // One character: skip a whole UTF-8 sequence.
+      si++;
+      while (si < s.size() &&
+             (static_cast<unsigned char>(s[si]) & 0xc0) == 0x80)
+        si++;
+      pi++;
+      continue;
+    }
+    if (c == '\\' && pi + 1 < p.size()) {
+      pi++;
+      c = p[pi];
+    }
+    if (s[si] != c) return false;
+    si++;
+    pi++;
+  }
+  return si == s.size();
+}
+
+// Three-way comparison of two non-null values of comparable types.
+bool CompareValues(uint32_t lt, uint32_t rt, const std::string& lv,
+                   const std::string& rv, const types::TypeContext& ctx,
+                   int* out, PgError* error) {
+  const std::string* l = &lv;
+  const std::string* r = &rv;
+  int c;
+  if (IsNumber(lt) && IsNumber(rt)) {
+    uint32_t t = ArithmeticType(lt, rt);
+    if (IsInteger(t)) {
+      int64_t a, b;
+      ToInt64(*l, &a);
+      ToInt64(*r, &b);
+      c = a < b ? -1 : a > b;
+    } else if (IsFloat(t)) {
+      double a = ToDouble(*l), b = ToDouble(*r);
+      // PostgreSQL orders NaN above everything and equal to itself.
+      if (std::isnan(a) || std::isnan(b))
+        c = std::isnan(a) && std::isnan(b) ? 0 : std::isnan(a) ? 1 : -1;
+      else
+        c = a < b ? -1 : a > b;
+    } else {
+      Decimal a, b;
+      if (!Decimal::Parse(*l, &a) || !Decimal::Parse(*r, &b)) {
+        bool an = *l == "NaN", bn = *r == "NaN";
+        c = an && bn ? 0 : an ? 1 : -1;
+      } else {
+        c = CompareDecimal(a, b);
+      }
+    }
+  } else if (lt == rt && (lt == oid::kDate || lt == oid::kTime ||
+                          lt == oid::kTimestamp || lt == oid::kTimestamptz)) {
+    // Their binary forms are signed integers (days or microseconds).
+    std::string a, b;
+    if (!types::TextToBinary(lt, *l, ctx, &a, error) ||
+        !types::TextToBinary(lt, *r, ctx, &b, error))
+      return false;
+    auto decode = [](const std::string& bytes) {
+      int64_t v = 0;
+      for (unsigned char ch : bytes) v = (v << 8) | ch;
+      if (bytes.size() == 4) v = static_cast<int32_t>(v);
+      return v;
+    };
+    int64_t x = decode(a), y = decode(b);
+    c = x < y ? -1 : x > y;
+  } else {
+    int cmp = l->compare(*r);
+    c = cmp < 0 ? -1 : cmp > 0;
+  }
+  *out = c;
+  return true;
+}
+
 bool EvalOperator(const Expr& e, const Value& l, const Value& r,
                   SessionHooks* hooks, Value* out, PgError* error) {
   const std::string& op = e.name;
@@ -934,6 +1478,31 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
     if (!r) return true;
     if (op == "+") {
       *out = r;
+      return true;
+    }
+    if (op == "|/") {
+      double v = ToDouble(*r);
+      if (v < 0) {
+        *error = Err("2201F", "cannot take square root of a negative number");
+        return false;
+      }
+      return FormatDouble(std::sqrt(v), oid::kFloat8, ctx, out, error);
+    }
+    if (op == "@") {
+      if (!r->empty() && (*r)[0] == '-') {
+        if (IsInteger(e.type)) {
+          int64_t v;
+          ToInt64(*r, &v);
+          if (v == std::numeric_limits<int64_t>::min() ||
+              !CheckIntRange(-v, e.type, error))
+            return false;
+          *out = std::to_string(-v);
+        } else {
+          *out = r->substr(1);
+        }
+      } else {
+        *out = r;
+      }
       return true;
     }
     if (IsInteger(e.type)) {
@@ -958,55 +1527,57 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
   }
   if (!l || !r) return true;  // strict operators: NULL in, NULL out
   if (op == "||") {
-    *out = *l + *r;
+    // Each side as text: char(n) loses its padding, other types go through
+    // their cast to text (bool -> "true").
+    auto as_text = [&](uint32_t t, const std::string& v, std::string* s) {
+      if (t == oid::kBpchar) {
+        size_t end = v.find_last_not_of(' ');
+        *s = end == std::string::npos ? "" : v.substr(0, end + 1);
+        return true;
+      }
+      if (IsText(t)) {
+        *s = v;
+        return true;
+      }
+      return types::Cast(t, oid::kText, -1, v, ctx, s, error);
+    };
+    std::string a, b;
+    if (!as_text(lt, *l, &a) || !as_text(rt, *r, &b)) return false;
+    *out = a + b;
+    return true;
+  }
+  if (op == "^") {
+    double a = ToDouble(*l), b = ToDouble(*r);
+    if (a == 0 && b < 0) {
+      *error = Err("2201F", "zero raised to a negative power is undefined");
+      return false;
+    }
+    if (a < 0 && b != std::floor(b)) {
+      *error = Err("2201F",
+                   "a negative number raised to a non-integer power yields "
+                   "a complex result");
+      return false;
+    }
+    return FormatDouble(std::pow(a, b), oid::kFloat8, ctx, out, error);
+  }
+  if (op.find("~~") != std::string::npos) {
+    bool insensitive = op.find('*') != std::string::npos;
+    bool negate = op[0] == '!';
+    auto fold = [&](const std::string& s) {
+      if (!insensitive) return s;
+      std::string t = s;
+      for (char& ch : t) ch = static_cast<char>(std::tolower(ch));
+      return t;
+    };
+    bool match = LikeMatch(fold(*l), fold(*r));
+    *out = match != negate ? "t" : "f";
     return true;
   }
   bool compare = op == "=" || op == "<>" || op == "!=" || op == "<" ||
                  op == ">" || op == "<=" || op == ">=";
   if (compare) {
     int c;
-    if (IsNumber(lt) && IsNumber(rt)) {
-      uint32_t t = ArithmeticType(lt, rt);
-      if (IsInteger(t)) {
-        int64_t a, b;
-        ToInt64(*l, &a);
-        ToInt64(*r, &b);
-        c = a < b ? -1 : a > b;
-      } else if (IsFloat(t)) {
-        double a = ToDouble(*l), b = ToDouble(*r);
-        // PostgreSQL orders NaN above everything and equal to itself.
-        if (std::isnan(a) || std::isnan(b))
-          c = std::isnan(a) && std::isnan(b) ? 0 : std::isnan(a) ? 1 : -1;
-        else
-          c = a < b ? -1 : a > b;
-      } else {
-        Decimal a, b;
-        if (!Decimal::Parse(*l, &a) || !Decimal::Parse(*r, &b)) {
-          bool an = *l == "NaN", bn = *r == "NaN";
-          c = an && bn ? 0 : an ? 1 : -1;
-        } else {
-          c = CompareDecimal(a, b);
-        }
-      }
-    } else if (lt == rt && (lt == oid::kDate || lt == oid::kTime ||
-                            lt == oid::kTimestamp || lt == oid::kTimestamptz)) {
-      // Their binary forms are signed integers (days or microseconds).
-      std::string a, b;
-      if (!types::TextToBinary(lt, *l, ctx, &a, error) ||
-          !types::TextToBinary(lt, *r, ctx, &b, error))
-        return false;
-      auto decode = [](const std::string& bytes) {
-        int64_t v = 0;
-        for (unsigned char ch : bytes) v = (v << 8) | ch;
-        if (bytes.size() == 4) v = static_cast<int32_t>(v);
-        return v;
-      };
-      int64_t x = decode(a), y = decode(b);
-      c = x < y ? -1 : x > y;
-    } else {
-      int cmp = l->compare(*r);
-      c = cmp < 0 ? -1 : cmp > 0;
-    }
+    if (!CompareValues(lt, rt, *l, *r, ctx, &c, error)) return false;
     bool result = op == "="    ? c == 0
                   : op == "<"  ? c < 0
                   : op == ">"  ? c > 0
@@ -1090,6 +1661,10 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
     *error = Err("22012", "division by zero");
     return false;
   }
+  if (op == "/") {
+    *out = DivDecimal(a, b).ToString();
+    return true;
+  }
   *error =
       Err("0A000", "numeric " + std::string(op == "/" ? "division" : "modulo") +
                        " is not supported yet");
@@ -1105,7 +1680,11 @@ bool EvalFunction(const Expr& e, const std::vector<Value>& args,
   } else if (n == "current_database") {
     *out = hooks->CurrentDatabase();
   } else if (n == "current_schema") {
-    *out = "public";
+    // The first schema of search_path that exists; only public exists yet.
+    Value path;
+    PgError ignored;
+    hooks->GetSetting("search_path", true, &path, &ignored);
+    if (path && path->find("public") != std::string::npos) *out = "public";
   } else if (n == "current_user" || n == "session_user") {
     *out = hooks->CurrentUser();
   } else if (n == "pg_backend_pid") {
@@ -1122,8 +1701,8 @@ bool EvalFunction(const Expr& e, const std::vector<Value>& args,
       return false;
     }
     std::string result;
-    if (!hooks->SetSetting(*args[0], args[1] ? *args[1] : "",
-                           args[2] && *args[2] == "t", &result, error))
+    if (!hooks->SetSetting(*args[0], args[1], args[2] && *args[2] == "t",
+                           &result, error))
       return false;
     *out = result;
   } else if (n == "pg_sleep") {
@@ -1144,6 +1723,73 @@ bool EvalFunction(const Expr& e, const std::vector<Value>& args,
                           hooks->type_context(), &canonical, error))
       return false;
     *out = canonical;
+  } else if (n == "chr") {
+    if (!args[0]) return true;
+    int64_t cp;
+    ToInt64(*args[0], &cp);
+    if (cp == 0) {
+      *error = Err("54000", "null character not permitted");
+      return false;
+    }
+    if (cp < 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+      *error = Err("54000", "requested character too large for encoding: " +
+                                std::to_string(cp));
+      return false;
+    }
+    std::string s;
+    uint32_t c = static_cast<uint32_t>(cp);
+    if (c < 0x80) {
+      s.push_back(static_cast<char>(c));
+    } else if (c < 0x800) {
+      s.push_back(static_cast<char>(0xC0 | (c >> 6)));
+      s.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    } else if (c < 0x10000) {
+      s.push_back(static_cast<char>(0xE0 | (c >> 12)));
+      s.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+      s.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    } else {
+      s.push_back(static_cast<char>(0xF0 | (c >> 18)));
+      s.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+      s.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+      s.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    }
+    *out = s;
+  } else if (n == "split_part") {
+    if (!args[0] || !args[1] || !args[2]) return true;
+    int64_t field;
+    ToInt64(*args[2], &field);
+    if (field == 0) {
+      *error = Err("22023", "field position must not be zero");
+      return false;
+    }
+    std::vector<std::string> parts;
+    const std::string& s = *args[0];
+    const std::string& d = *args[1];
+    if (d.empty()) {
+      parts.push_back(s);
+    } else {
+      size_t start = 0, pos;
+      while ((pos = s.find(d, start)) != std::string::npos) {
+        parts.push_back(s.substr(start, pos - start));
+        start = pos + d.size();
+      }
+      parts.push_back(s.substr(start));
+    }
+    int64_t count = static_cast<int64_t>(parts.size());
+    int64_t index = field > 0 ? field - 1 : count + field;
+    *out = index >= 0 && index < count ? parts[index] : "";
+  } else if (n == "concat" || n == "concat_ws") {
+    size_t first = n == "concat" ? 0 : 1;
+    if (n == "concat_ws" && !args[0]) return true;  // NULL separator
+    std::string result;
+    bool any = false;
+    for (size_t i = first; i < args.size(); i++) {
+      if (!args[i]) continue;
+      if (any && n == "concat_ws") result += *args[0];
+      result += *args[i];
+      any = true;
+    }
+    *out = result;
   } else if (n == "length" || n == "char_length") {
     if (!args[0]) return true;
     size_t count = 0;  // characters, not bytes
@@ -1270,6 +1916,70 @@ bool Evaluate(const Expr& e, const std::vector<Value>& params,
       }
       *out = std::nullopt;
       return true;
+    case Expr::Kind::kDistinct: {
+      const Expr& cmp = *e.args[0];
+      Value l, r;
+      if (!Evaluate(*cmp.args[0], params, hooks, &l, error) ||
+          !Evaluate(*cmp.args[1], params, hooks, &r, error))
+        return false;
+      bool distinct;
+      if (!l || !r) {
+        distinct = l.has_value() != r.has_value();
+      } else {
+        Value ne;
+        if (!EvalOperator(cmp, l, r, hooks, &ne, error)) return false;
+        distinct = ne && *ne == "t";
+      }
+      if (e.name == "not") distinct = !distinct;
+      *out = distinct ? "t" : "f";
+      return true;
+    }
+    case Expr::Kind::kNullIf: {
+      Value v, equal;
+      if (!Evaluate(*e.args[0], params, hooks, &v, error) ||
+          !Evaluate(*e.args[1], params, hooks, &equal, error))
+        return false;
+      *out = equal && *equal == "t" ? Value() : v;
+      return true;
+    }
+    case Expr::Kind::kMinMax: {
+      Value best;
+      for (const auto& a : e.args) {
+        Value v;
+        if (!Evaluate(*a, params, hooks, &v, error)) return false;
+        if (!v) continue;  // NULLs are ignored
+        if (!best) {
+          best = v;
+          continue;
+        }
+        int c;
+        if (!CompareValues(e.type, e.type, *v, *best, hooks->type_context(), &c,
+                           error))
+          return false;
+        if (e.name == "greatest" ? c > 0 : c < 0) best = v;
+      }
+      *out = best;
+      return true;
+    }
+    case Expr::Kind::kBoolTest: {
+      Value v;
+      if (!Evaluate(*e.args[0], params, hooks, &v, error)) return false;
+      bool r;
+      if (e.name == "true")
+        r = v && *v == "t";
+      else if (e.name == "not true")
+        r = !(v && *v == "t");
+      else if (e.name == "false")
+        r = v && *v == "f";
+      else if (e.name == "not false")
+        r = !(v && *v == "f");
+      else if (e.name == "unknown")
+        r = !v;
+      else
+        r = v.has_value();
+      *out = r ? "t" : "f";
+      return true;
+    }
     case Expr::Kind::kCase: {
       size_t pairs = (e.args.size() - (e.has_else ? 1 : 0)) / 2;
       for (size_t i = 0; i < pairs; i++) {

@@ -31,6 +31,11 @@ struct Expr {
     kIsNotNull,  // args[0] IS NOT NULL
     kCase,       // args: when1, then1, ..., [else]; has_else
     kCoalesce,
+    kDistinct,  // args[0] = a comparison "<>" of two operands; name
+                // "not" for IS NOT DISTINCT FROM
+    kNullIf,    // args: a, (a = b)
+    kMinMax,    // name "greatest" / "least"
+    kBoolTest,  // name: "true", "not true", "false", ..., "unknown"
   };
   Kind kind = Kind::kConst;
   uint32_t type = oid::kUnknown;
@@ -57,7 +62,8 @@ class SessionHooks {
   virtual int64_t StatementStartMicros() = 0;
   virtual bool GetSetting(const std::string& name, bool missing_ok,
                           Value* value, PgError* error) = 0;
-  virtual bool SetSetting(const std::string& name, const std::string& value,
+  // value nullopt: back to the default (set_config(name, NULL, ...)).
+  virtual bool SetSetting(const std::string& name, const Value& value,
                           bool is_local, std::string* result,
                           PgError* error) = 0;
   // Sleeps, returning false with 57014 when cancelled.
@@ -92,6 +98,13 @@ class Analyzer {
                        PgError* error);
   bool AnalyzeCast(const PgQuery__TypeCast* c, std::unique_ptr<Expr>* out,
                    PgError* error);
+  // A comparison (=, <>, <, ...) of two analysed operands, with unknowns
+  // coerced to the other side's type.
+  bool Compare(const std::string& op, std::unique_ptr<Expr> left,
+               std::unique_ptr<Expr> right, int location,
+               std::unique_ptr<Expr>* out, PgError* error);
+  bool AnalyzeSpecialOperator(const PgQuery__AExpr* a,
+                              std::unique_ptr<Expr>* out, PgError* error);
   bool AnalyzeSqlValueFunction(const PgQuery__SQLValueFunction* f,
                                std::unique_ptr<Expr>* out, PgError* error);
 

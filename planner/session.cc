@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
 
 #include "planner/session_impl.h"
@@ -187,6 +188,23 @@ bool SetArgText(const PgQuery__Node* arg, const std::string& name,
         *out = std::to_string(c->ival->ival);
         return true;
       case PG_QUERY__A__CONST__VAL_FVAL:
+        if (name == "timezone") {
+          // SET TIME ZONE 4.5 -> "<+04:30>-04:30"
+          double hours = std::atof(c->fval->fval);
+          int minutes = static_cast<int>(std::lround(std::fabs(hours) * 60));
+          char sign = hours < 0 ? '-' : '+', inverse = hours < 0 ? '+' : '-';
+          char buf[48];
+          if (minutes % 60 == 0) {
+            std::snprintf(buf, sizeof(buf), "<%c%02d>%c%02d", sign,
+                          minutes / 60, inverse, minutes / 60);
+          } else {
+            std::snprintf(buf, sizeof(buf), "<%c%02d:%02d>%c%02d:%02d", sign,
+                          minutes / 60, minutes % 60, inverse, minutes / 60,
+                          minutes % 60);
+          }
+          *out = buf;
+          return true;
+        }
         *out = c->fval->fval;
         return true;
       case PG_QUERY__A__CONST__VAL_BOOLVAL:
@@ -211,7 +229,7 @@ bool SetArgText(const PgQuery__Node* arg, const std::string& name,
       std::snprintf(buf, sizeof(buf), "<%c%02d>%c%02d", negative ? '-' : '+', h,
                     negative ? '+' : '-', h);
     } else {
-      std::snprintf(buf, sizeof(buf), "<%c%02d%02d>%c%02d:%02d",
+      std::snprintf(buf, sizeof(buf), "<%c%02d:%02d>%c%02d:%02d",
                     negative ? '-' : '+', h, m, negative ? '+' : '-', h, m);
     }
     *out = buf;
@@ -235,52 +253,6 @@ std::string QuoteIdentifierIfNeeded(const std::string& s) {
     out.push_back(c);
   }
   return out + "\"";
-}
-
-// COPY text format escaping.
-void AppendCopyText(std::string* line, const std::string& value) {
-  for (char c : value) {
-    switch (c) {
-      case '\\':
-        *line += "\\\\";
-        break;
-      case '\t':
-        *line += "\\t";
-        break;
-      case '\n':
-        *line += "\\n";
-        break;
-      case '\r':
-        *line += "\\r";
-        break;
-      case '\b':
-        *line += "\\b";
-        break;
-      case '\f':
-        *line += "\\f";
-        break;
-      case '\v':
-        *line += "\\v";
-        break;
-      default:
-        line->push_back(c);
-    }
-  }
-}
-
-void AppendCopyCsv(std::string* line, const std::string& value, char delim) {
-  bool quote = value.empty() || value.find_first_of(std::string("\"\r\n") +
-                                                    delim) != std::string::npos;
-  if (!quote) {
-    *line += value;
-    return;
-  }
-  line->push_back('"');
-  for (char c : value) {
-    if (c == '"') line->push_back('"');
-    line->push_back(c);
-  }
-  line->push_back('"');
 }
 
 }  // namespace
@@ -351,12 +323,12 @@ bool SessionImpl::ApplyStartup(
         std::string name = setting.substr(0, eq);
         for (char& c : name)
           if (c == '-') c = '_';
-        if (!settings_.Set(name, setting.substr(eq + 1), false, error))
+        if (!settings_.SetStartup(name, setting.substr(eq + 1), error))
           return false;
       }
       continue;
     }
-    if (!settings_.Set(key, value, false, error)) return false;
+    if (!settings_.SetStartup(key, value, error)) return false;
   }
   settings_.TakeChanges();  // startup values go out with ReportedSettings
   return true;
@@ -663,7 +635,7 @@ bool SessionImpl::GetSetting(const std::string& name, bool missing_ok,
   return true;
 }
 
-bool SessionImpl::SetSetting(const std::string& name, const std::string& value,
+bool SessionImpl::SetSetting(const std::string& name, const Value& value,
                              bool is_local, std::string* result,
                              PgError* error) {
   if (is_local && !in_block_ && !implicit_) {
@@ -671,10 +643,14 @@ bool SessionImpl::SetSetting(const std::string& name, const std::string& value,
     // no lasting effect.
     std::string current;
     if (!settings_.Show(name, &current, error)) return false;
-    *result = value;
+    *result = value.value_or(current);
     return true;
   }
-  if (!settings_.Set(name, value, is_local, error)) return false;
+  if (!value) {
+    if (!settings_.Reset(name, error)) return false;
+  } else if (!settings_.Set(name, *value, is_local, error)) {
+    return false;
+  }
   return settings_.Show(name, result, error);
 }
 
@@ -1043,7 +1019,7 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
                "SET LOCAL can only be used in transaction blocks");
         return Tag("SET");
       }
-      return RunSet(set);
+      return RunSet(set, sink);
     }
     case PG_QUERY__NODE__NODE_DISCARD_STMT: {
       auto target = node->discard_stmt->target;
@@ -1077,12 +1053,54 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
       return Tag("DEALLOCATE");
     }
     case PG_QUERY__NODE__NODE_CREATEDB_STMT: {
+      PgError ro;
+      if (!CheckWritable("CREATE DATABASE", &ro)) return Fail(ro);
       if (in_block_ || implicit_) {
         return Fail(Err("25001",
                         "CREATE DATABASE cannot run inside a transaction "
                         "block"));
       }
       std::string name = node->createdb_stmt->dbname;
+      const PgQuery__CreatedbStmt* cdb = node->createdb_stmt;
+      std::vector<std::string> seen;
+      for (size_t i = 0; i < cdb->n_options; i++) {
+        const PgQuery__DefElem* d = cdb->options[i]->def_elem;
+        std::string opt = d->defname;
+        static const char* kKnown[] = {"owner",
+                                       "template",
+                                       "encoding",
+                                       "locale",
+                                       "lc_collate",
+                                       "lc_ctype",
+                                       "icu_locale",
+                                       "locale_provider",
+                                       "collation_version",
+                                       "connection_limit",
+                                       "is_template",
+                                       "allow_connections",
+                                       "tablespace",
+                                       "strategy",
+                                       "oid"};
+        if (std::find(std::begin(kKnown), std::end(kKnown), opt) ==
+            std::end(kKnown)) {
+          return Fail(Err("42601", "option \"" + opt + "\" not recognized",
+                          d->location));
+        }
+        if (std::find(seen.begin(), seen.end(), opt) != seen.end()) {
+          return Fail(
+              Err("42601", "conflicting or redundant options", d->location));
+        }
+        seen.push_back(opt);
+        if (opt == "owner" && d->arg &&
+            d->arg->node_case == PG_QUERY__NODE__NODE_STRING) {
+          RoleRecord owner;
+          if (!EngineFindRole(engine_, d->arg->string->sval, &owner)) {
+            return Fail(Err("42704", "role \"" +
+                                         std::string(d->arg->string->sval) +
+                                         "\" does not exist"));
+          }
+        }
+      }
       if (name == docstore::kAdminDb) {
         return Fail(Err("42939",
                         "database name \"admin\" is reserved for "
@@ -1093,6 +1111,8 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
       return Tag("CREATE DATABASE");
     }
     case PG_QUERY__NODE__NODE_DROPDB_STMT: {
+      PgError ro;
+      if (!CheckWritable("DROP DATABASE", &ro)) return Fail(ro);
       if (in_block_ || implicit_) {
         return Fail(Err("25001",
                         "DROP DATABASE cannot run inside a transaction block"));
@@ -1114,11 +1134,28 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
       return Tag("DROP DATABASE");
     }
     case PG_QUERY__NODE__NODE_CREATE_ROLE_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_ROLE_STMT:
+    case PG_QUERY__NODE__NODE_DROP_ROLE_STMT: {
+      PgError ro;
+      const char* what =
+          node->node_case == PG_QUERY__NODE__NODE_CREATE_ROLE_STMT
+              ? "CREATE ROLE"
+          : node->node_case == PG_QUERY__NODE__NODE_ALTER_ROLE_STMT
+              ? "ALTER ROLE"
+              : "DROP ROLE";
+      if (!CheckWritable(what, &ro)) return Fail(ro);
+      break;
+    }
+    default:
+      break;
+  }
+  switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_CREATE_ROLE_STMT:
       return RunCreateRole(node->create_role_stmt);
     case PG_QUERY__NODE__NODE_ALTER_ROLE_STMT:
       return RunAlterRole(node->alter_role_stmt);
     case PG_QUERY__NODE__NODE_DROP_ROLE_STMT:
-      return RunDropRole(node->drop_role_stmt);
+      return RunDropRole(node->drop_role_stmt, sink);
     case PG_QUERY__NODE__NODE_COPY_STMT:
       return RunCopy(plan, sink);
     default:
@@ -1127,8 +1164,73 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
   }
 }
 
+bool SessionImpl::ApplyTransactionOptions(PgQuery__Node* const* options,
+                                          size_t n, PgError* error) {
+  for (size_t i = 0; i < n; i++) {
+    if (options[i]->node_case != PG_QUERY__NODE__NODE_DEF_ELEM) continue;
+    const PgQuery__DefElem* d = options[i]->def_elem;
+    std::string opt = d->defname;
+    std::string value;
+    if (d->arg && d->arg->node_case == PG_QUERY__NODE__NODE_A_CONST) {
+      const PgQuery__AConst* c = d->arg->a_const;
+      if (c->val_case == PG_QUERY__A__CONST__VAL_SVAL) value = c->sval->sval;
+      if (c->val_case == PG_QUERY__A__CONST__VAL_IVAL)
+        value = c->ival->ival ? "on" : "off";
+    }
+    if (opt == "transaction_deferrable")
+      continue;  // only matters for
+                 // SERIALIZABLE READ ONLY
+    if (opt != "transaction_isolation" && opt != "transaction_read_only") {
+      *error =
+          Err("0A000", "transaction option " + opt + " is not supported yet");
+      return false;
+    }
+    if (!settings_.Set(opt, value, /*is_local=*/true, error)) return false;
+  }
+  return true;
+}
+
+bool SessionImpl::CheckWritable(const char* what, PgError* error) {
+  if (settings_.Get("transaction_read_only") == "on" ||
+      (!in_block_ && settings_.Get("default_transaction_read_only") == "on")) {
+    *error = Err("25006", std::string("cannot execute ") + what +
+                              " in a read-only transaction");
+    return false;
+  }
+  return true;
+}
+
 ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
                                           ResultSink* sink) {
+  bool end = t->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT ||
+             t->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK;
+  if (end && t->chain) {
+    const char* what =
+        t->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT
+            ? "COMMIT AND CHAIN"
+            : "ROLLBACK AND CHAIN";
+    if (!in_block_) {
+      return Fail(Err("25P01", std::string(what) +
+                                   " can only be used in transaction blocks"));
+    }
+    // The new transaction keeps the characteristics of the old one.
+    std::string isolation = settings_.Get("transaction_isolation");
+    std::string read_only = settings_.Get("transaction_read_only");
+    PgQuery__TransactionStmt plain = *t;
+    plain.chain = false;
+    ExecuteResult r = RunTransaction(&plain, sink);
+    if (!r.ok) return r;
+    docstore::Status s = storage_->Begin();
+    if (!s.ok()) return Fail(StorageError(s));
+    txn_start_ = NowMicros();
+    settings_.OnBegin();
+    in_block_ = true;
+    PgError error;
+    if (!settings_.Set("transaction_isolation", isolation, true, &error) ||
+        !settings_.Set("transaction_read_only", read_only, true, &error))
+      return Fail(error);
+    return r;
+  }
   switch (t->kind) {
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN:
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_START: {
@@ -1152,11 +1254,17 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
       in_block_ = true;
       failed_ = false;
       savepoints_.clear();
+      PgError error;
+      if (!ApplyTransactionOptions(t->options, t->n_options, &error))
+        return Fail(error);
       return Tag(tag);
     }
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT: {
-      if (!in_block_ && !implicit_) {
+      if (!in_block_) {
+        // An implicit block (several statements in one query) is not a
+        // transaction block: PostgreSQL warns, and commits it.
         Notice(sink, "WARNING", "25P01", "there is no transaction in progress");
+        if (implicit_) EndImplicit(/*commit=*/true);
         return Tag("COMMIT");
       }
       bool was_failed = failed_;
@@ -1176,8 +1284,9 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
       return Tag("COMMIT");
     }
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK: {
-      if (!in_block_ && !implicit_) {
+      if (!in_block_) {
         Notice(sink, "WARNING", "25P01", "there is no transaction in progress");
+        if (implicit_) EndImplicit(/*commit=*/false);
         return Tag("ROLLBACK");
       }
       in_block_ = implicit_ = failed_ = false;
@@ -1234,7 +1343,8 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
   }
 }
 
-ExecuteResult SessionImpl::RunSet(const PgQuery__VariableSetStmt* set) {
+ExecuteResult SessionImpl::RunSet(const PgQuery__VariableSetStmt* set,
+                                  ResultSink* sink) {
   std::string name = set->name ? set->name : "";
   PgError error;
   switch (set->kind) {
@@ -1265,6 +1375,11 @@ ExecuteResult SessionImpl::RunSet(const PgQuery__VariableSetStmt* set) {
     case PG_QUERY__VARIABLE_SET_KIND__VAR_SET_MULTI: {
       // SET TRANSACTION / SET SESSION CHARACTERISTICS AS TRANSACTION ...
       bool session = name == "SESSION CHARACTERISTICS";
+      if (!session && !in_block_) {
+        Notice(sink, "WARNING", "25P01",
+               "SET TRANSACTION can only be used in transaction blocks");
+        return Tag("SET");
+      }
       for (size_t i = 0; i < set->n_args; i++) {
         const PgQuery__Node* arg = set->args[i];
         if (arg->node_case != PG_QUERY__NODE__NODE_DEF_ELEM) continue;
@@ -1289,11 +1404,7 @@ ExecuteResult SessionImpl::RunSet(const PgQuery__VariableSetStmt* set) {
           return Fail(
               Err("0A000", "SET TRANSACTION " + opt + " is not supported yet"));
         }
-        if (setting.find("read_only") != std::string::npos && value == "on") {
-          return Fail(Err("0A000",
-                          "read-only transactions are not supported "
-                          "yet"));
-        }
+
         if (!settings_.Set(setting, value, !session, &error))
           return Fail(error);
       }
@@ -1309,9 +1420,22 @@ namespace {
 // Role options common to CREATE and ALTER ROLE.
 bool ApplyRoleOptions(PgQuery__Node* const* options, size_t n, RoleRecord* role,
                       const Settings& settings, PgError* error) {
+  std::vector<std::string> seen;
   for (size_t i = 0; i < n; i++) {
     const PgQuery__DefElem* d = options[i]->def_elem;
     std::string opt = d->defname;
+    if (std::find(seen.begin(), seen.end(), opt) != seen.end()) {
+      *error = Err("42601", "conflicting or redundant options", d->location);
+      return false;
+    }
+    seen.push_back(opt);
+    if (opt == "connectionlimit" && d->arg &&
+        d->arg->node_case == PG_QUERY__NODE__NODE_INTEGER &&
+        d->arg->integer->ival < -1) {
+      *error = Err("22023", "invalid connection limit: " +
+                                std::to_string(d->arg->integer->ival));
+      return false;
+    }
     auto flag = [&] {
       return d->arg && d->arg->node_case == PG_QUERY__NODE__NODE_BOOLEAN
                  ? static_cast<bool>(d->arg->boolean->boolval)
@@ -1358,6 +1482,11 @@ ExecuteResult SessionImpl::RunCreateRole(const PgQuery__CreateRoleStmt* stmt) {
   }
   RoleRecord role;
   role.name = stmt->role;
+  if (role.name.rfind("pg_", 0) == 0) {
+    PgError e = Err("42939", "role name \"" + role.name + "\" is reserved");
+    e.detail = "Role names starting with \"pg_\" are reserved.";
+    return Fail(e);
+  }
   role.login = stmt->stmt_type == PG_QUERY__ROLE_STMT_TYPE__ROLESTMT_USER;
   PgError error;
   if (!ApplyRoleOptions(stmt->options, stmt->n_options, &role, settings_,
@@ -1385,105 +1514,37 @@ ExecuteResult SessionImpl::RunAlterRole(const PgQuery__AlterRoleStmt* stmt) {
   return Tag("ALTER ROLE");
 }
 
-ExecuteResult SessionImpl::RunDropRole(const PgQuery__DropRoleStmt* stmt) {
+ExecuteResult SessionImpl::RunDropRole(const PgQuery__DropRoleStmt* stmt,
+                                       ResultSink* sink) {
   if (!superuser_) return Fail(Err("42501", "permission denied to drop role"));
+  // All or nothing: check every name before dropping any.
+  std::vector<std::string> to_drop;
   for (size_t i = 0; i < stmt->n_roles; i++) {
-    std::string name = stmt->roles[i]->role_spec->rolename;
+    const PgQuery__RoleSpec* spec = stmt->roles[i]->role_spec;
+    if (spec->roletype != PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CSTRING) {
+      return Fail(
+          Err("42601", "cannot use special role specifier in DROP ROLE"));
+    }
+    std::string name = spec->rolename;
     RoleRecord role;
     if (!EngineFindRole(engine_, name, &role)) {
-      if (stmt->missing_ok) continue;
+      if (stmt->missing_ok) {
+        Notice(sink, "NOTICE", "00000",
+               "role \"" + name + "\" does not exist, skipping");
+        continue;
+      }
       return Fail(Err("42704", "role \"" + name + "\" does not exist"));
     }
     if (name == user_) {
       return Fail(Err("55006", "current user cannot be dropped"));
     }
+    to_drop.push_back(name);
+  }
+  for (const auto& name : to_drop) {
     PgError error;
     if (!EngineDropRole(engine_, name, &error)) return Fail(error);
   }
   return Tag("DROP ROLE");
-}
-
-ExecuteResult SessionImpl::RunCopy(const Plan& plan, ResultSink* sink) {
-  const PgQuery__CopyStmt* copy = plan.node->copy_stmt;
-  if (!copy->query || copy->is_from) {
-    return Fail(Err("0A000", "COPY of tables is not supported yet"));
-  }
-  if (copy->filename && *copy->filename) {
-    return Fail(Err("0A000",
-                    "COPY to a server file is not supported; use "
-                    "COPY ... TO STDOUT"));
-  }
-  bool csv = false, header = false;
-  char delim = '\t';
-  std::string null_text = "\\N";
-  for (size_t i = 0; i < copy->n_options; i++) {
-    const PgQuery__DefElem* d = copy->options[i]->def_elem;
-    std::string opt = d->defname;
-    std::string value;
-    if (d->arg && d->arg->node_case == PG_QUERY__NODE__NODE_STRING)
-      value = d->arg->string->sval;
-    if (opt == "format") {
-      if (value == "csv") {
-        csv = true;
-        delim = ',';
-        null_text = "";
-      } else if (value != "text") {
-        return Fail(
-            Err("0A000", "COPY format \"" + value + "\" is not supported yet"));
-      }
-    } else if (opt == "header") {
-      header = !d->arg || d->arg->node_case != PG_QUERY__NODE__NODE_BOOLEAN ||
-               d->arg->boolean->boolval;
-    } else if (opt == "delimiter") {
-      delim = value.empty() ? delim : value[0];
-    } else if (opt == "null") {
-      null_text = value;
-    } else {
-      return Fail(Err("0A000", "COPY option " + opt + " is not supported yet"));
-    }
-  }
-  auto inner = std::make_shared<Plan>();
-  inner->tree = plan.tree;
-  inner->node = copy->query;
-  PgError error;
-  if (copy->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT ||
-      !AnalyzeSelect(inner.get(), &error)) {
-    if (error.message.empty())
-      error = Err("0A000", "COPY of this query is not supported yet");
-    return Fail(error);
-  }
-  PortalImpl portal;
-  portal.plan = inner;
-  portal.formats.assign(inner->columns.size(), Format::kText);
-  if (!ComputeSelectRows(&portal, &error)) return Fail(error);
-  sink->BeginCopyOut(Format::kText, static_cast<int>(inner->columns.size()));
-  if (header) {
-    std::string line;
-    for (size_t i = 0; i < inner->columns.size(); i++) {
-      if (i) line.push_back(delim);
-      if (csv)
-        AppendCopyCsv(&line, inner->columns[i].name, delim);
-      else
-        AppendCopyText(&line, inner->columns[i].name);
-    }
-    sink->CopyOutData(line + "\n");
-  }
-  for (const auto& row : portal.rows) {
-    std::string line;
-    for (size_t i = 0; i < row.size(); i++) {
-      if (i) line.push_back(delim);
-      if (row[i].null) {
-        line += null_text;
-      } else if (csv) {
-        AppendCopyCsv(&line, row[i].bytes, delim);
-      } else {
-        AppendCopyText(&line, row[i].bytes);
-      }
-    }
-    sink->CopyOutData(line + "\n");
-  }
-  sink->EndCopyOut();
-  return Tag("COPY " + std::to_string(portal.rows.size()));
 }
 
 }  // namespace kova::planner

@@ -126,8 +126,8 @@ class SessionImpl : public Session, public SessionHooks {
   int64_t StatementStartMicros() override { return statement_start_; }
   bool GetSetting(const std::string& name, bool missing_ok, Value* value,
                   PgError* error) override;
-  bool SetSetting(const std::string& name, const std::string& value,
-                  bool is_local, std::string* result, PgError* error) override;
+  bool SetSetting(const std::string& name, const Value& value, bool is_local,
+                  std::string* result, PgError* error) override;
   bool Sleep(double seconds, PgError* error) override;
 
  private:
@@ -140,12 +140,17 @@ class SessionImpl : public Session, public SessionHooks {
   ExecuteResult RunUtility(const Plan& plan, ResultSink* sink);
   ExecuteResult RunTransaction(const PgQuery__TransactionStmt* stmt,
                                ResultSink* sink);
-  ExecuteResult RunSet(const PgQuery__VariableSetStmt* stmt);
+  ExecuteResult RunSet(const PgQuery__VariableSetStmt* stmt, ResultSink* sink);
+  bool ApplyTransactionOptions(PgQuery__Node* const* options, size_t n,
+                               PgError* error);
+  // 25006 inside a read-only transaction.
+  bool CheckWritable(const char* what, PgError* error);
   ExecuteResult RunShow(const PgQuery__VariableShowStmt* stmt, ResultSink* sink,
                         PortalImpl* portal);
   ExecuteResult RunCreateRole(const PgQuery__CreateRoleStmt* stmt);
   ExecuteResult RunAlterRole(const PgQuery__AlterRoleStmt* stmt);
-  ExecuteResult RunDropRole(const PgQuery__DropRoleStmt* stmt);
+  ExecuteResult RunDropRole(const PgQuery__DropRoleStmt* stmt,
+                            ResultSink* sink);
   ExecuteResult RunCopy(const Plan& plan, ResultSink* sink);
   bool ComputeSelectRows(PortalImpl* portal, PgError* error);
   bool EncodeRow(const std::vector<Value>& values,

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 
 namespace kova::planner {
@@ -44,7 +45,7 @@ const Def kDefs[] = {
     {"client_encoding", "UTF8", Kind::kEncoding, true, false, nullptr,
      "Sets the client's character set encoding."},
     {"client_min_messages", "notice", Kind::kEnum, false, false,
-     "debug5,debug4,debug3,debug2,debug1,debug,log,notice,warning,error",
+     "debug5,debug4,debug3,debug2,debug1,log,notice,warning,error",
      "Sets the message levels that are sent to the client."},
     {"DateStyle", "ISO, MDY", Kind::kDateStyle, true, false, nullptr,
      "Sets the display format for date and time values."},
@@ -57,6 +58,26 @@ const Def kDefs[] = {
      "Sets the transaction isolation level of each new transaction."},
     {"default_transaction_read_only", "off", Kind::kBool, true, false, nullptr,
      "Sets the default read-only status of new transactions."},
+    {"enable_bitmapscan", "on", Kind::kBool, false, false, nullptr,
+     "Enables the planner's use of bitmap-scan plans."},
+    {"enable_hashagg", "on", Kind::kBool, false, false, nullptr,
+     "Enables the planner's use of hashed aggregation plans."},
+    {"enable_hashjoin", "on", Kind::kBool, false, false, nullptr,
+     "Enables the planner's use of hash join plans."},
+    {"enable_indexonlyscan", "on", Kind::kBool, false, false, nullptr,
+     "Enables the planner's use of index-only-scan plans."},
+    {"enable_indexscan", "on", Kind::kBool, false, false, nullptr,
+     "Enables the planner's use of index-scan plans."},
+    {"enable_material", "on", Kind::kBool, false, false, nullptr,
+     "Enables the planner's use of materialization."},
+    {"enable_mergejoin", "on", Kind::kBool, false, false, nullptr,
+     "Enables the planner's use of merge join plans."},
+    {"enable_nestloop", "on", Kind::kBool, false, false, nullptr,
+     "Enables the planner's use of nested-loop join plans."},
+    {"enable_seqscan", "on", Kind::kBool, false, false, nullptr,
+     "Enables the planner's use of sequential-scan plans."},
+    {"enable_sort", "on", Kind::kBool, false, false, nullptr,
+     "Enables the planner's use of explicit sort steps."},
     {"escape_string_warning", "on", Kind::kBool, false, false, nullptr,
      "Warn about backslash escapes in ordinary string literals."},
     {"extra_float_digits", "1", Kind::kInt, false, false, "-15,3",
@@ -265,6 +286,13 @@ bool Settings::Normalise(const std::string& key, std::string_view raw,
         *error = e;
         return false;
       }
+      if (ms < 0 || ms > 2147483647) {
+        *error = Err("22023", std::to_string(static_cast<long long>(ms)) +
+                                  " ms is outside the valid range for "
+                                  "parameter \"" +
+                                  def->name + "\" (0 .. 2147483647)");
+        return false;
+      }
       long long m = static_cast<long long>(ms);
       if (m == 0)
         *out = "0";
@@ -293,7 +321,9 @@ bool Settings::Normalise(const std::string& key, std::string_view raw,
     case Kind::kInt: {
       std::string v = Trim(value);
       char* end = nullptr;
-      long n = std::strtol(v.c_str(), &end, 10);
+      // Integers given with a fraction are rounded, as PostgreSQL does.
+      double d = std::strtod(v.c_str(), &end);
+      long n = static_cast<long>(std::nearbyint(d));  // half to even, as rint
       if (v.empty() || *end != '\0') {
         *error = Err("22023", std::string("invalid value for parameter \"") +
                                   def->name + "\": \"" + value + "\"");
@@ -315,6 +345,7 @@ bool Settings::Normalise(const std::string& key, std::string_view raw,
     }
     case Kind::kEnum: {
       std::string v = Lower(Trim(value));
+      if (v == "debug" && key == "client_min_messages") v = "debug2";
       std::string choices = def->choices;
       size_t start = 0;
       while (start <= choices.size()) {
@@ -341,8 +372,19 @@ bool Settings::Normalise(const std::string& key, std::string_view raw,
         *out = "UTF8";
         return true;
       }
-      *error = Err("0A000", "client_encoding \"" + std::string(value) +
-                                "\" is not supported: Kova speaks UTF8 only");
+      static const char* kKnown[] = {
+          "latin1",    "latin2",     "latin9", "win1252", "win1251",
+          "sql_ascii", "euc_jp",     "sjis",   "gbk",     "big5",
+          "koi8r",     "iso_8859_5", "win866"};
+      for (const char* known : kKnown) {
+        if (v == known) {
+          *error = Err("0A000", "client_encoding \"" + std::string(value) +
+                                    "\" is not supported: Kova speaks UTF8 "
+                                    "only");
+          return false;
+        }
+      }
+      *error = InvalidValue(*def, value);
       return false;
     }
     case Kind::kDateStyle: {
@@ -441,6 +483,14 @@ bool Settings::Set(std::string_view name, std::string_view value, bool is_local,
     v.has_local = false;
   }
   Changed();
+  return true;
+}
+
+bool Settings::SetStartup(std::string_view name, std::string_view value,
+                          PgError* error) {
+  if (!Set(name, value, false, error)) return false;
+  std::string key = Lower(name);
+  defaults_[key] = values_[key].session;
   return true;
 }
 

@@ -26,6 +26,9 @@ class Settings {
   bool Set(std::string_view name, std::string_view value, bool is_local,
            PgError* error);
   bool Reset(std::string_view name, PgError* error);
+  // A value from the startup packet: also what RESET returns to.
+  bool SetStartup(std::string_view name, std::string_view value,
+                  PgError* error);
   void ResetAll();
   // SHOW: the current value, 42704 when unknown.
   bool Show(std::string_view name, std::string* value, PgError* error) const;

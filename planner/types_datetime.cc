@@ -1881,27 +1881,23 @@ void AppendSeconds(std::string* out, int sec, int fsec, int precision,
   } else {
     util::AppendInt(out, std::abs(sec));
   }
-  if (fsec != 0) {
-    int value = std::abs(fsec);
-    char digits[16];
-    int n = 0;
-    bool gotnonzero = false;
-    // Build from the right, dropping trailing zeros.
-    char tmp[16];
-    for (int p = precision - 1; p >= 0; --p) {
-      int rem = value % 10;
-      value /= 10;
-      if (rem) gotnonzero = true;
-      tmp[p] = gotnonzero ? static_cast<char>('0' + rem) : '\0';
-    }
-    out->push_back('.');
-    if (value != 0) {
-      util::AppendInt(out, std::abs(fsec));
-      return;
-    }
-    for (int p = 0; p < precision && tmp[p] != '\0'; ++p) digits[n++] = tmp[p];
-    out->append(digits, n);
+  if (fsec == 0) return;
+  // The fraction without trailing zeros; a value that does not fit the
+  // precision is printed whole, as PostgreSQL does.
+  int value = std::abs(fsec);
+  out->push_back('.');
+  char digits[16];
+  for (int p = precision - 1; p >= 0; --p) {
+    digits[p] = static_cast<char>('0' + value % 10);
+    value /= 10;
   }
+  if (value != 0) {
+    util::AppendInt(out, std::abs(fsec));
+    return;
+  }
+  int len = precision;
+  while (len > 0 && digits[len - 1] == '0') --len;
+  out->append(digits, len);
 }
 
 void AppendYear(std::string* out, int year) {

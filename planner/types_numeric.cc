@@ -202,14 +202,6 @@ void Round(Numeric* n, int scale) {
       ++n->weight;
     }
   }
-  if (n->digits.empty()) {
-    // keep == 0 and rounding up: the value is one unit of the last place.
-    if (round_up) {
-      n->digits = "1";
-      n->weight = -scale;
-      return;
-    }
-  }
   StripTrailingZeros(n);
 }
 

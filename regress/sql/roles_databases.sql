@@ -1,0 +1,103 @@
+--
+-- CREATE/ALTER/DROP ROLE and CREATE/DROP DATABASE
+--
+-- (roles and databases are cluster-wide: every name here starts with
+-- regress_rd_ so that tests running in parallel do not collide)
+--
+-- roles
+CREATE ROLE regress_rd_plain;
+CREATE ROLE regress_rd_login LOGIN;
+CREATE ROLE regress_rd_pw LOGIN PASSWORD 'secret';
+CREATE ROLE regress_rd_opts WITH NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE INHERIT CONNECTION LIMIT 5;
+CREATE ROLE regress_rd_valid LOGIN PASSWORD 'x' VALID UNTIL 'infinity';
+CREATE ROLE regress_rd_nopw LOGIN PASSWORD NULL;
+CREATE USER regress_rd_user;
+CREATE USER regress_rd_user_pw WITH PASSWORD 'secret' CREATEDB;
+CREATE ROLE "regress_rd_Mixed Case";
+-- duplicates, in any spelling
+CREATE ROLE regress_rd_plain;
+CREATE USER regress_rd_plain;
+CREATE ROLE REGRESS_RD_PLAIN;
+CREATE ROLE "regress_rd_Mixed Case";
+-- reserved names
+CREATE ROLE public;
+CREATE ROLE "public";
+CREATE ROLE none;
+CREATE ROLE pg_regress_rd_reserved;
+CREATE ROLE current_user;
+-- conflicting or repeated options
+CREATE ROLE regress_rd_bad LOGIN NOLOGIN;
+CREATE ROLE regress_rd_bad PASSWORD 'a' PASSWORD 'b';
+CREATE ROLE regress_rd_bad CONNECTION LIMIT -2;
+CREATE ROLE regress_rd_bad WITH NOSUCHOPTION;
+-- a LOGIN role can connect
+\c - regress_rd_login
+SELECT current_user, session_user;
+\c - regress_rd_user
+SELECT current_user, session_user;
+\c - postgres
+SELECT current_user, session_user;
+-- ALTER ROLE
+ALTER ROLE regress_rd_plain LOGIN;
+ALTER ROLE regress_rd_plain WITH NOLOGIN CREATEDB;
+ALTER ROLE regress_rd_plain PASSWORD 'newsecret';
+ALTER ROLE regress_rd_plain PASSWORD NULL;
+ALTER ROLE regress_rd_plain CONNECTION LIMIT 10;
+ALTER ROLE regress_rd_plain VALID UNTIL 'infinity';
+ALTER USER regress_rd_user NOCREATEDB;
+ALTER ROLE regress_rd_plain LOGIN;
+ALTER ROLE nosuch_role LOGIN;
+ALTER ROLE regress_rd_plain LOGIN NOLOGIN;
+-- DROP ROLE
+DROP ROLE regress_rd_plain;
+DROP ROLE regress_rd_plain;
+DROP ROLE IF EXISTS regress_rd_plain;
+DROP ROLE IF EXISTS regress_rd_login, regress_rd_nosuch, regress_rd_pw;
+DROP ROLE regress_rd_opts, regress_rd_nosuch;
+DROP ROLE regress_rd_opts;
+DROP USER regress_rd_valid, regress_rd_nopw;
+DROP ROLE "regress_rd_Mixed Case";
+DROP ROLE postgres;
+DROP ROLE public;
+DROP ROLE current_user;
+-- CREATE DATABASE and DROP DATABASE
+CREATE DATABASE regress_rd_db1;
+CREATE DATABASE regress_rd_db1;
+CREATE DATABASE REGRESS_RD_DB1;
+CREATE DATABASE "regress_rd_DB";
+CREATE DATABASE regress_rd_db2 WITH TEMPLATE template0 ENCODING 'UTF8';
+CREATE DATABASE regress_rd_db3 OWNER regress_rd_user;
+CREATE DATABASE regress_rd_db4 OWNER regress_rd_nosuch;
+CREATE DATABASE regress_rd_db4 WITH NOSUCHOPTION 1;
+-- connect to a new database, and back
+\c regress_rd_db1
+SELECT current_database();
+\c "regress_rd_DB"
+SELECT current_database();
+\c postgres
+SELECT current_database();
+-- the current database cannot be dropped
+DROP DATABASE postgres;
+-- not inside a transaction block
+BEGIN;
+CREATE DATABASE regress_rd_intx;
+ROLLBACK;
+BEGIN;
+DROP DATABASE regress_rd_db1;
+ROLLBACK;
+BEGIN;
+DROP DATABASE IF EXISTS regress_rd_nosuch;
+ROLLBACK;
+SELECT 1 \; CREATE DATABASE regress_rd_implicit;
+-- DROP DATABASE
+DROP DATABASE regress_rd_db1;
+DROP DATABASE regress_rd_db1;
+DROP DATABASE IF EXISTS regress_rd_db1;
+DROP DATABASE IF EXISTS "regress_rd_DB";
+DROP DATABASE regress_rd_db2 WITH (FORCE);
+DROP DATABASE regress_rd_db3;
+DROP DATABASE regress_rd_intx;
+-- now the owner can go
+DROP ROLE regress_rd_user;
+DROP USER regress_rd_user_pw;
+DROP ROLE IF EXISTS regress_rd_user, regress_rd_user_pw;
