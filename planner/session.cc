@@ -357,17 +357,21 @@ int64_t SessionImpl::TransactionStartMicros() {
 // ---- transaction state --------------------------------------------------
 
 void SessionImpl::BeginImplicit() {
-  docstore::Status s = storage_->Begin();
-  (void)s;  // a storage session cannot already be in a transaction here
   implicit_ = true;
   txn_start_ = NowMicros();
   settings_.OnBegin();
 }
 
+docstore::Status SessionImpl::EnsureStorageTransaction() {
+  if ((in_block_ || implicit_) && !storage_->in_transaction())
+    return storage_->Begin();
+  return docstore::Status::OK();
+}
+
 void SessionImpl::EndImplicit(bool commit) {
   if (!implicit_) return;
   implicit_ = false;
-  if (commit && storage_->Commit().ok()) {
+  if (commit && (!storage_->in_transaction() || storage_->Commit().ok())) {
     settings_.OnCommit();
   } else {
     if (storage_->in_transaction()) storage_->Rollback();
@@ -1220,8 +1224,6 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
     plain.chain = false;
     ExecuteResult r = RunTransaction(&plain, sink);
     if (!r.ok) return r;
-    docstore::Status s = storage_->Begin();
-    if (!s.ok()) return Fail(StorageError(s));
     txn_start_ = NowMicros();
     settings_.OnBegin();
     in_block_ = true;
@@ -1246,8 +1248,6 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
       if (implicit_) {  // BEGIN inside a multi-statement query
         implicit_ = false;
       } else {
-        docstore::Status s = storage_->Begin();
-        if (!s.ok()) return Fail(StorageError(s));
         txn_start_ = NowMicros();
         settings_.OnBegin();
       }
@@ -1271,11 +1271,12 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
       in_block_ = implicit_ = failed_ = false;
       savepoints_.clear();
       if (was_failed) {
-        storage_->Rollback();
+        if (storage_->in_transaction()) storage_->Rollback();
         settings_.OnRollback();
         return Tag("ROLLBACK");
       }
-      docstore::Status s = storage_->Commit();
+      docstore::Status s = storage_->in_transaction() ? storage_->Commit()
+                                                      : docstore::Status::OK();
       if (!s.ok()) {
         settings_.OnRollback();
         return Fail(StorageError(s));
@@ -1291,7 +1292,7 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
       }
       in_block_ = implicit_ = failed_ = false;
       savepoints_.clear();
-      storage_->Rollback();
+      if (storage_->in_transaction()) storage_->Rollback();
       settings_.OnRollback();
       return Tag("ROLLBACK");
     }
@@ -1301,7 +1302,10 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
             Err("25P01", "SAVEPOINT can only be used in transaction blocks"));
       }
       std::string name = t->savepoint_name;
-      docstore::Status s = storage_->Savepoint(name);
+      // The storage transaction starts with the first statement that needs
+      // it; a savepoint does.
+      docstore::Status s = EnsureStorageTransaction();
+      if (s.ok()) s = storage_->Savepoint(name);
       if (!s.ok()) return Fail(StorageError(s));
       savepoints_.push_back(name);
       settings_.OnSavepoint(name);

@@ -166,6 +166,9 @@ class SessionImpl : public Session, public SessionHooks {
 
   // Transaction state.
   void BeginImplicit();
+  // Transactions begin in the storage lazily, with the first statement that
+  // reads or writes it (most session-level statements never do).
+  docstore::Status EnsureStorageTransaction();
   void EndImplicit(bool commit);
   void OnStatementError();
   void Notice(ResultSink* sink, const char* severity, const char* sqlstate,
