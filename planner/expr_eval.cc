@@ -1,0 +1,636 @@
+// Expression evaluation over canonical text values.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "planner/decimal.h"
+#include "planner/expr.h"
+#include "planner/expr_internal.h"
+
+namespace kova::planner {
+using namespace expr_detail;  // NOLINT: the helpers of this component
+
+// ---- evaluation ---------------------------------------------------------
+
+namespace {
+
+// LIKE with % and _ and backslash as the escape character, on bytes (the
+// C collation; multibyte characters match _ byte by byte only when the
+// pattern has none, which the UTF-8 check below handles).
+bool LikeMatch(const std::string& s, const std::string& p, size_t si = 0,
+               size_t pi = 0) {
+  while (pi < p.size()) {
+    char c = p[pi];
+    if (c == '%') {
+      while (pi < p.size() && p[pi] == '%') pi++;
+      if (pi == p.size()) return true;
+      for (size_t k = si; k <= s.size(); k++) {
+        if (LikeMatch(s, p, k, pi)) return true;
+      }
+      return false;
+    }
+    if (si >= s.size()) return false;
+    if (c == '_') {
+      // One character: skip a whole UTF-8 sequence.
+      si++;
+      while (si < s.size() &&
+             (static_cast<unsigned char>(s[si]) & 0xc0) == 0x80)
+        si++;
+      pi++;
+      continue;
+    }
+    if (c == '\\' && pi + 1 < p.size()) {
+      pi++;
+      c = p[pi];
+    }
+    if (s[si] != c) return false;
+    si++;
+    pi++;
+  }
+  return si == s.size();
+}
+
+// Three-way comparison of two non-null values of comparable types.
+bool CompareValues(uint32_t lt, uint32_t rt, const std::string& lv,
+                   const std::string& rv, const types::TypeContext& ctx,
+                   int* out, PgError* error) {
+  const std::string* l = &lv;
+  const std::string* r = &rv;
+  int c;
+  if (IsNumber(lt) && IsNumber(rt)) {
+    uint32_t t = ArithmeticType(lt, rt);
+    if (IsInteger(t)) {
+      int64_t a, b;
+      ToInt64(*l, &a);
+      ToInt64(*r, &b);
+      c = a < b ? -1 : a > b;
+    } else if (IsFloat(t)) {
+      double a = ToDouble(*l), b = ToDouble(*r);
+      // PostgreSQL orders NaN above everything and equal to itself.
+      if (std::isnan(a) || std::isnan(b))
+        c = std::isnan(a) && std::isnan(b) ? 0 : std::isnan(a) ? 1 : -1;
+      else
+        c = a < b ? -1 : a > b;
+    } else {
+      Decimal a, b;
+      if (!Decimal::Parse(*l, &a) || !Decimal::Parse(*r, &b)) {
+        bool an = *l == "NaN", bn = *r == "NaN";
+        c = an && bn ? 0 : an ? 1 : -1;
+      } else {
+        c = CompareDecimal(a, b);
+      }
+    }
+  } else if (lt == rt && (lt == oid::kDate || lt == oid::kTime ||
+                          lt == oid::kTimestamp || lt == oid::kTimestamptz)) {
+    // Their binary forms are signed integers (days or microseconds).
+    std::string a, b;
+    if (!types::TextToBinary(lt, *l, ctx, &a, error) ||
+        !types::TextToBinary(lt, *r, ctx, &b, error))
+      return false;
+    auto decode = [](const std::string& bytes) {
+      int64_t v = 0;
+      for (unsigned char ch : bytes) v = (v << 8) | ch;
+      if (bytes.size() == 4) v = static_cast<int32_t>(v);
+      return v;
+    };
+    int64_t x = decode(a), y = decode(b);
+    c = x < y ? -1 : x > y;
+  } else {
+    int cmp = l->compare(*r);
+    c = cmp < 0 ? -1 : cmp > 0;
+  }
+  *out = c;
+  return true;
+}
+
+bool EvalOperator(const Expr& e, const Value& l, const Value& r,
+                  SessionHooks* hooks, Value* out, PgError* error) {
+  const std::string& op = e.name;
+  const auto& ctx = hooks->type_context();
+  uint32_t lt = e.args[0]->type;
+  uint32_t rt = e.args.size() > 1 ? e.args[1]->type : 0;
+  if (e.args.size() == 1) {  // prefix - or +
+    if (!r) return true;
+    if (op == "+") {
+      *out = r;
+      return true;
+    }
+    if (op == "|/") {
+      double v = ToDouble(*r);
+      if (v < 0) {
+        *error = Err("2201F", "cannot take square root of a negative number");
+        return false;
+      }
+      return FormatDouble(std::sqrt(v), oid::kFloat8, ctx, out, error);
+    }
+    if (op == "@") {
+      if (!r->empty() && (*r)[0] == '-') {
+        if (IsInteger(e.type)) {
+          int64_t v;
+          ToInt64(*r, &v);
+          if (v == std::numeric_limits<int64_t>::min() ||
+              !CheckIntRange(-v, e.type, error))
+            return false;
+          *out = std::to_string(-v);
+        } else {
+          *out = r->substr(1);
+        }
+      } else {
+        *out = r;
+      }
+      return true;
+    }
+    if (IsInteger(e.type)) {
+      int64_t v;
+      ToInt64(*r, &v);
+      if (v == std::numeric_limits<int64_t>::min() ||
+          !CheckIntRange(-v, e.type, error))
+        return false;
+      *out = std::to_string(-v);
+      return true;
+    }
+    if (IsFloat(e.type))
+      return FormatDouble(-ToDouble(*r), e.type, ctx, out, error);
+    Decimal d;
+    if (!Decimal::Parse(*r, &d)) {
+      *out = r;  // NaN
+      return true;
+    }
+    d.negative = !d.negative && d.digits != "0";
+    *out = d.ToString();
+    return true;
+  }
+  if (!l || !r) return true;  // strict operators: NULL in, NULL out
+  if (op == "||") {
+    // Each side as text: char(n) loses its padding, other types go through
+    // their cast to text (bool -> "true").
+    auto as_text = [&](uint32_t t, const std::string& v, std::string* s) {
+      if (t == oid::kBpchar) {
+        size_t end = v.find_last_not_of(' ');
+        *s = end == std::string::npos ? "" : v.substr(0, end + 1);
+        return true;
+      }
+      if (IsText(t)) {
+        *s = v;
+        return true;
+      }
+      return types::Cast(t, oid::kText, -1, v, ctx, s, error);
+    };
+    std::string a, b;
+    if (!as_text(lt, *l, &a) || !as_text(rt, *r, &b)) return false;
+    *out = a + b;
+    return true;
+  }
+  if (op == "^") {
+    double a = ToDouble(*l), b = ToDouble(*r);
+    if (a == 0 && b < 0) {
+      *error = Err("2201F", "zero raised to a negative power is undefined");
+      return false;
+    }
+    if (a < 0 && b != std::floor(b)) {
+      *error = Err("2201F",
+                   "a negative number raised to a non-integer power yields "
+                   "a complex result");
+      return false;
+    }
+    return FormatDouble(std::pow(a, b), oid::kFloat8, ctx, out, error);
+  }
+  if (op.find("~~") != std::string::npos) {
+    bool insensitive = op.find('*') != std::string::npos;
+    bool negate = op[0] == '!';
+    auto fold = [&](const std::string& s) {
+      if (!insensitive) return s;
+      std::string t = s;
+      for (char& ch : t) ch = static_cast<char>(std::tolower(ch));
+      return t;
+    };
+    bool match = LikeMatch(fold(*l), fold(*r));
+    *out = match != negate ? "t" : "f";
+    return true;
+  }
+  bool compare = op == "=" || op == "<>" || op == "!=" || op == "<" ||
+                 op == ">" || op == "<=" || op == ">=";
+  if (compare) {
+    int c;
+    if (!CompareValues(lt, rt, *l, *r, ctx, &c, error)) return false;
+    bool result = op == "="    ? c == 0
+                  : op == "<"  ? c < 0
+                  : op == ">"  ? c > 0
+                  : op == "<=" ? c <= 0
+                  : op == ">=" ? c >= 0
+                               : c != 0;
+    *out = result ? "t" : "f";
+    return true;
+  }
+  // Arithmetic.
+  uint32_t t = e.type;
+  if (IsInteger(t)) {
+    int64_t a, b, v;
+    ToInt64(*l, &a);
+    ToInt64(*r, &b);
+    bool overflow = false;
+    if (op == "+")
+      overflow = __builtin_add_overflow(a, b, &v);
+    else if (op == "-")
+      overflow = __builtin_sub_overflow(a, b, &v);
+    else if (op == "*")
+      overflow = __builtin_mul_overflow(a, b, &v);
+    else {
+      if (b == 0) {
+        *error = Err("22012", "division by zero");
+        return false;
+      }
+      if (a == std::numeric_limits<int64_t>::min() && b == -1) {
+        if (op == "%") {
+          v = 0;
+        } else {
+          overflow = true;
+        }
+      } else {
+        v = op == "/" ? a / b : a % b;
+      }
+    }
+    if (overflow || !CheckIntRange(v, t, error)) {
+      *error = Err("22003", std::string(IntRangeName(t)) + " out of range");
+      return false;
+    }
+    *out = std::to_string(v);
+    return true;
+  }
+  if (IsFloat(t)) {
+    double a = ToDouble(*l), b = ToDouble(*r), v;
+    if (op == "+")
+      v = a + b;
+    else if (op == "-")
+      v = a - b;
+    else if (op == "*")
+      v = a * b;
+    else {
+      if (b == 0) {
+        *error = Err("22012", "division by zero");
+        return false;
+      }
+      v = a / b;
+    }
+    if (std::isinf(v) && !std::isinf(a) && !std::isinf(b)) {
+      *error = Err("22003", "value out of range: overflow");
+      return false;
+    }
+    return FormatDouble(v, t, ctx, out, error);
+  }
+  // numeric
+  Decimal a, b;
+  if (!Decimal::Parse(*l, &a) || !Decimal::Parse(*r, &b)) {
+    *out = "NaN";
+    return true;
+  }
+  if (op == "+" || op == "-") {
+    *out = AddDecimal(a, b, op == "-").ToString();
+    return true;
+  }
+  if (op == "*") {
+    *out = MulDecimal(a, b).ToString();
+    return true;
+  }
+  if (b.digits == "0") {
+    *error = Err("22012", "division by zero");
+    return false;
+  }
+  if (op == "/") {
+    *out = DivDecimal(a, b).ToString();
+    return true;
+  }
+  *error =
+      Err("0A000", "numeric " + std::string(op == "/" ? "division" : "modulo") +
+                       " is not supported yet");
+  return false;
+}
+
+bool EvalFunction(const Expr& e, const std::vector<Value>& args,
+                  SessionHooks* hooks, Value* out, PgError* error) {
+  const std::string& n = e.name;
+  if (n == "version") {
+    *out = "PostgreSQL " + hooks->ServerVersion() +
+           " (Kova) on x86_64-pc-linux-gnu, compiled by gcc, 64-bit";
+  } else if (n == "current_database") {
+    *out = hooks->CurrentDatabase();
+  } else if (n == "current_schema") {
+    // The first schema of search_path that exists; only public exists yet.
+    Value path;
+    PgError ignored;
+    hooks->GetSetting("search_path", true, &path, &ignored);
+    if (path && path->find("public") != std::string::npos) *out = "public";
+  } else if (n == "current_user" || n == "session_user") {
+    *out = hooks->CurrentUser();
+  } else if (n == "pg_backend_pid") {
+    *out = std::to_string(hooks->BackendPid());
+  } else if (n == "pg_is_in_recovery") {
+    *out = "f";
+  } else if (n == "current_setting") {
+    if (!args[0]) return true;
+    bool missing_ok = args.size() > 1 && args[1] && *args[1] == "t";
+    return hooks->GetSetting(*args[0], missing_ok, out, error);
+  } else if (n == "set_config") {
+    if (!args[0]) {
+      *error = Err("22004", "SET requires parameter name");
+      return false;
+    }
+    std::string result;
+    if (!hooks->SetSetting(*args[0], args[1], args[2] && *args[2] == "t",
+                           &result, error))
+      return false;
+    *out = result;
+  } else if (n == "pg_sleep") {
+    if (!args[0]) return true;
+    if (!hooks->Sleep(ToDouble(*args[0]), error)) return false;
+    *out = "";
+  } else if (n == "now" || n == "transaction_timestamp" ||
+             n == "statement_timestamp" || n == "clock_timestamp") {
+    int64_t micros =
+        n == "statement_timestamp" ? hooks->StatementStartMicros()
+        : n == "clock_timestamp"
+            ? std::chrono::duration_cast<std::chrono::microseconds>(
+                  std::chrono::system_clock::now().time_since_epoch())
+                  .count()
+            : hooks->TransactionStartMicros();
+    std::string canonical;
+    if (!types::InputText(oid::kTimestamptz, -1, TimestampFromMicros(micros),
+                          hooks->type_context(), &canonical, error))
+      return false;
+    *out = canonical;
+  } else if (n == "chr") {
+    if (!args[0]) return true;
+    int64_t cp;
+    ToInt64(*args[0], &cp);
+    if (cp == 0) {
+      *error = Err("54000", "null character not permitted");
+      return false;
+    }
+    if (cp < 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+      *error = Err("54000", "requested character too large for encoding: " +
+                                std::to_string(cp));
+      return false;
+    }
+    std::string s;
+    uint32_t c = static_cast<uint32_t>(cp);
+    if (c < 0x80) {
+      s.push_back(static_cast<char>(c));
+    } else if (c < 0x800) {
+      s.push_back(static_cast<char>(0xC0 | (c >> 6)));
+      s.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    } else if (c < 0x10000) {
+      s.push_back(static_cast<char>(0xE0 | (c >> 12)));
+      s.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+      s.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    } else {
+      s.push_back(static_cast<char>(0xF0 | (c >> 18)));
+      s.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+      s.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+      s.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    }
+    *out = s;
+  } else if (n == "split_part") {
+    if (!args[0] || !args[1] || !args[2]) return true;
+    int64_t field;
+    ToInt64(*args[2], &field);
+    if (field == 0) {
+      *error = Err("22023", "field position must not be zero");
+      return false;
+    }
+    std::vector<std::string> parts;
+    const std::string& s = *args[0];
+    const std::string& d = *args[1];
+    if (d.empty()) {
+      parts.push_back(s);
+    } else {
+      size_t start = 0, pos;
+      while ((pos = s.find(d, start)) != std::string::npos) {
+        parts.push_back(s.substr(start, pos - start));
+        start = pos + d.size();
+      }
+      parts.push_back(s.substr(start));
+    }
+    int64_t count = static_cast<int64_t>(parts.size());
+    int64_t index = field > 0 ? field - 1 : count + field;
+    *out = index >= 0 && index < count ? parts[index] : "";
+  } else if (n == "concat" || n == "concat_ws") {
+    size_t first = n == "concat" ? 0 : 1;
+    if (n == "concat_ws" && !args[0]) return true;  // NULL separator
+    std::string result;
+    bool any = false;
+    for (size_t i = first; i < args.size(); i++) {
+      if (!args[i]) continue;
+      if (any && n == "concat_ws") result += *args[0];
+      result += *args[i];
+      any = true;
+    }
+    *out = result;
+  } else if (n == "length" || n == "char_length") {
+    if (!args[0]) return true;
+    size_t count = 0;  // characters, not bytes
+    for (unsigned char c : *args[0])
+      if ((c & 0xc0) != 0x80) count++;
+    *out = std::to_string(count);
+  } else if (n == "lower" || n == "upper") {
+    if (!args[0]) return true;
+    std::string s = *args[0];
+    for (char& c : s)  // ASCII only, as the C collation
+      c = static_cast<char>(n == "lower" ? std::tolower(c) : std::toupper(c));
+    *out = s;
+  } else if (n == "abs") {
+    if (!args[0]) return true;
+    if (IsInteger(e.type)) {
+      int64_t v;
+      ToInt64(*args[0], &v);
+      if (v == std::numeric_limits<int64_t>::min() ||
+          !CheckIntRange(v < 0 ? -v : v, e.type, error))
+        return false;
+      *out = std::to_string(v < 0 ? -v : v);
+    } else {
+      return FormatDouble(std::fabs(ToDouble(*args[0])), e.type,
+                          hooks->type_context(), out, error);
+    }
+  } else {
+    *error = Err("0A000", "function " + n + " is not supported yet");
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool Evaluate(const Expr& e, const std::vector<Value>& params,
+              SessionHooks* hooks, Value* out, PgError* error) {
+  switch (e.kind) {
+    case Expr::Kind::kConst:
+      *out = e.value;
+      return true;
+    case Expr::Kind::kParam:
+      *out = e.param < static_cast<int>(params.size()) ? params[e.param]
+                                                       : std::nullopt;
+      return true;
+    case Expr::Kind::kCast: {
+      Value v;
+      if (!Evaluate(*e.args[0], params, hooks, &v, error)) return false;
+      if (!v) {
+        *out = std::nullopt;
+        return true;
+      }
+      std::string result;
+      bool ok = e.args[0]->type == oid::kUnknown
+                    ? types::InputText(e.type, e.typmod, *v,
+                                       hooks->type_context(), &result, error)
+                    : types::Cast(e.args[0]->type, e.type, e.typmod, *v,
+                                  hooks->type_context(), &result, error);
+      if (!ok) return false;
+      *out = result;
+      return true;
+    }
+    case Expr::Kind::kOperator: {
+      Value l, r;
+      if (e.args.size() == 2) {
+        if (!Evaluate(*e.args[0], params, hooks, &l, error) ||
+            !Evaluate(*e.args[1], params, hooks, &r, error))
+          return false;
+      } else if (!Evaluate(*e.args[0], params, hooks, &r, error)) {
+        return false;
+      }
+      *out = std::nullopt;
+      return EvalOperator(e, l, r, hooks, out, error);
+    }
+    case Expr::Kind::kFunction: {
+      std::vector<Value> args;
+      for (const auto& a : e.args) {
+        Value v;
+        if (!Evaluate(*a, params, hooks, &v, error)) return false;
+        args.push_back(std::move(v));
+      }
+      *out = std::nullopt;
+      return EvalFunction(e, args, hooks, out, error);
+    }
+    case Expr::Kind::kAnd:
+    case Expr::Kind::kOr: {
+      // Three-valued logic.
+      bool is_and = e.kind == Expr::Kind::kAnd;
+      bool saw_null = false;
+      for (const auto& a : e.args) {
+        Value v;
+        if (!Evaluate(*a, params, hooks, &v, error)) return false;
+        if (!v) {
+          saw_null = true;
+        } else if ((*v == "t") != is_and) {
+          *out = is_and ? "f" : "t";
+          return true;
+        }
+      }
+      *out = saw_null ? Value() : Value(is_and ? "t" : "f");
+      return true;
+    }
+    case Expr::Kind::kNot: {
+      Value v;
+      if (!Evaluate(*e.args[0], params, hooks, &v, error)) return false;
+      *out = v ? Value(*v == "t" ? "f" : "t") : Value();
+      return true;
+    }
+    case Expr::Kind::kIsNull:
+    case Expr::Kind::kIsNotNull: {
+      Value v;
+      if (!Evaluate(*e.args[0], params, hooks, &v, error)) return false;
+      bool is_null = !v.has_value();
+      *out = (is_null == (e.kind == Expr::Kind::kIsNull)) ? "t" : "f";
+      return true;
+    }
+    case Expr::Kind::kCoalesce:
+      for (const auto& a : e.args) {
+        Value v;
+        if (!Evaluate(*a, params, hooks, &v, error)) return false;
+        if (v) {
+          *out = v;
+          return true;
+        }
+      }
+      *out = std::nullopt;
+      return true;
+    case Expr::Kind::kDistinct: {
+      const Expr& cmp = *e.args[0];
+      Value l, r;
+      if (!Evaluate(*cmp.args[0], params, hooks, &l, error) ||
+          !Evaluate(*cmp.args[1], params, hooks, &r, error))
+        return false;
+      bool distinct;
+      if (!l || !r) {
+        distinct = l.has_value() != r.has_value();
+      } else {
+        Value ne;
+        if (!EvalOperator(cmp, l, r, hooks, &ne, error)) return false;
+        distinct = ne && *ne == "t";
+      }
+      if (e.name == "not") distinct = !distinct;
+      *out = distinct ? "t" : "f";
+      return true;
+    }
+    case Expr::Kind::kNullIf: {
+      Value v, equal;
+      if (!Evaluate(*e.args[0], params, hooks, &v, error) ||
+          !Evaluate(*e.args[1], params, hooks, &equal, error))
+        return false;
+      *out = equal && *equal == "t" ? Value() : v;
+      return true;
+    }
+    case Expr::Kind::kMinMax: {
+      Value best;
+      for (const auto& a : e.args) {
+        Value v;
+        if (!Evaluate(*a, params, hooks, &v, error)) return false;
+        if (!v) continue;  // NULLs are ignored
+        if (!best) {
+          best = v;
+          continue;
+        }
+        int c;
+        if (!CompareValues(e.type, e.type, *v, *best, hooks->type_context(), &c,
+                           error))
+          return false;
+        if (e.name == "greatest" ? c > 0 : c < 0) best = v;
+      }
+      *out = best;
+      return true;
+    }
+    case Expr::Kind::kBoolTest: {
+      Value v;
+      if (!Evaluate(*e.args[0], params, hooks, &v, error)) return false;
+      bool r;
+      if (e.name == "true")
+        r = v && *v == "t";
+      else if (e.name == "not true")
+        r = !(v && *v == "t");
+      else if (e.name == "false")
+        r = v && *v == "f";
+      else if (e.name == "not false")
+        r = !(v && *v == "f");
+      else if (e.name == "unknown")
+        r = !v;
+      else
+        r = v.has_value();
+      *out = r ? "t" : "f";
+      return true;
+    }
+    case Expr::Kind::kCase: {
+      size_t pairs = (e.args.size() - (e.has_else ? 1 : 0)) / 2;
+      for (size_t i = 0; i < pairs; i++) {
+        Value cond;
+        if (!Evaluate(*e.args[2 * i], params, hooks, &cond, error))
+          return false;
+        if (cond && *cond == "t")
+          return Evaluate(*e.args[2 * i + 1], params, hooks, out, error);
+      }
+      if (e.has_else)
+        return Evaluate(*e.args.back(), params, hooks, out, error);
+      *out = std::nullopt;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace kova::planner

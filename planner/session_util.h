@@ -1,0 +1,55 @@
+// Helpers shared by the planner session's source files.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "docstore/docstore.h"
+#include "planner/planner.h"
+
+namespace kova::planner {
+
+inline int64_t NowMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+inline PgError Err(const char* sqlstate, std::string message,
+                   int location = -1) {
+  PgError e;
+  e.sqlstate = sqlstate;
+  e.message = std::move(message);
+  e.position = location >= 0 ? location + 1 : 0;
+  return e;
+}
+
+inline ExecuteResult Fail(PgError error) {
+  ExecuteResult r;
+  r.ok = false;
+  r.error = std::move(error);
+  return r;
+}
+
+inline ExecuteResult Tag(std::string tag) {
+  ExecuteResult r;
+  r.command_tag = std::move(tag);
+  return r;
+}
+
+inline PgError StorageError(const docstore::Status& s) {
+  switch (s.code()) {
+    case docstore::Code::kConflict:
+      return Err("40001", s.message());
+    case docstore::Code::kBusy:
+      return Err("55P03", s.message());
+    case docstore::Code::kIOError:
+      return Err("58030", s.message());
+    case docstore::Code::kCorruption:
+      return Err("XX001", s.message());
+    default:
+      return Err("XX000", s.message());
+  }
+}
+
+}  // namespace kova::planner
