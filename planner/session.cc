@@ -135,9 +135,16 @@ docstore::Status SessionImpl::EnsureStorageTransaction() {
   return docstore::Status::OK();
 }
 
+void SessionImpl::DropTransactionCursors() {
+  for (auto it = cursors_.begin(); it != cursors_.end();) {
+    it = it->second.hold ? std::next(it) : cursors_.erase(it);
+  }
+}
+
 void SessionImpl::EndImplicit(bool commit) {
   if (!implicit_) return;
   implicit_ = false;
+  DropTransactionCursors();
   if (commit && (!storage_->in_transaction() || storage_->Commit().ok())) {
     settings_.OnCommit();
   } else {
@@ -261,14 +268,17 @@ bool SessionImpl::Parse(std::string_view text,
                         std::unique_ptr<PreparedStatement>* statement,
                         PgError* error) {
   statement_start_ = NowMicros();
-  if (failed_) {
+  std::shared_ptr<sql::ParseTree> parsed;
+  if (!ParseCached(text, &parsed, error)) return false;
+  // In a failed block only ROLLBACK, COMMIT and ROLLBACK TO may be prepared
+  // (as PostgreSQL's exec_parse_message).
+  if (failed_ &&
+      (parsed->size() != 1 || !IsTransactionExit(parsed->statement(0).stmt))) {
     *error = Err("25P02",
                  "current transaction is aborted, commands ignored until end "
                  "of transaction block");
     return false;
   }
-  std::shared_ptr<sql::ParseTree> parsed;
-  if (!ParseCached(text, &parsed, error)) return false;
   if (parsed->size() > 1) {
     *error = Err("42601",
                  "cannot insert multiple commands into a prepared statement");
@@ -291,7 +301,7 @@ bool SessionImpl::Bind(const PreparedStatement& statement,
                        std::unique_ptr<Portal>* portal, PgError* error) {
   const auto& stmt = static_cast<const PreparedStatementImpl&>(statement);
   const Plan& plan = *stmt.plan();
-  if (failed_) {
+  if (failed_ && (!plan.node || !IsTransactionExit(plan.node))) {
     *error = Err("25P02",
                  "current transaction is aborted, commands ignored until end "
                  "of transaction block");
@@ -476,8 +486,56 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
       }
       return true;
     }
-    default:
+    case PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT: {
+      const PgQuery__DeclareCursorStmt* d = node->declare_cursor_stmt;
+      auto inner = std::make_shared<Plan>();
+      inner->tree = plan->tree;
+      inner->node = d->query;
+      inner->param_types = plan->param_types;
+      if (d->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
+        *error = Err("0A000",
+                     "DECLARE CURSOR for this statement is not "
+                     "supported yet");
+        return false;
+      }
+      if (!AnalyzeSelect(inner.get(), error)) return false;
+      plan->param_types = inner->param_types;
+      plan->cursor_query = inner;
       return true;
+    }
+    case PG_QUERY__NODE__NODE_FETCH_STMT: {
+      const PgQuery__FetchStmt* f = node->fetch_stmt;
+      auto it = cursors_.find(f->portalname);
+      if (it == cursors_.end()) {
+        *error = Err("34000", "cursor \"" + std::string(f->portalname) +
+                                  "\" does not exist");
+        return false;
+      }
+      if (f->direction != PG_QUERY__FETCH_DIRECTION__FETCH_FORWARD) {
+        *error = Err("0A000",
+                     "only FETCH/MOVE FORWARD is supported yet "
+                     "(cursors cannot scroll)");
+        return false;
+      }
+      if (!f->ismove) plan->columns = it->second.plan->columns;
+      return true;
+    }
+    case PG_QUERY__NODE__NODE_CLOSE_PORTAL_STMT:
+    case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
+    case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
+    case PG_QUERY__NODE__NODE_DISCARD_STMT:
+    case PG_QUERY__NODE__NODE_DEALLOCATE_STMT:
+    case PG_QUERY__NODE__NODE_CREATEDB_STMT:
+    case PG_QUERY__NODE__NODE_DROPDB_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_ROLE_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_ROLE_STMT:
+    case PG_QUERY__NODE__NODE_DROP_ROLE_STMT:
+      return true;
+    default:
+      // Refused at Parse, as PostgreSQL refuses what it cannot analyse.
+      *error = Err("0A000",
+                   std::string(StatementName(node)) + " is not supported yet");
+      return false;
   }
 }
 
@@ -620,13 +678,7 @@ bool SessionImpl::AnalyzeSelect(Plan* plan, PgError* error) {
     }
     std::unique_ptr<Expr> expr;
     if (!analyzer.Analyze(val, &expr, error)) return false;
-    if (expr->kind == Expr::Kind::kParam && expr->type == oid::kUnknown) {
-      *error = Err("42P18",
-                   "could not determine data type of parameter $" +
-                       std::to_string(expr->param + 1),
-                   expr->location);
-      return false;
-    }
+    // Unknown literals and parameters in the output list resolve to text.
     if (!analyzer.Coerce(&expr, oid::kText, -1, error)) return false;
     ColumnDesc col;
     col.name = t->name && *t->name ? t->name : Analyzer::ColumnName(val);
@@ -688,6 +740,37 @@ bool SessionImpl::ComputeSelectRows(PortalImpl* portal, PgError* error) {
   const Plan& plan = *portal->plan;
   const PgQuery__Node* node = plan.node;
   std::vector<std::vector<Value>> rows;
+  if (node->node_case == PG_QUERY__NODE__NODE_FETCH_STMT) {
+    const PgQuery__FetchStmt* f = node->fetch_stmt;
+    auto it = cursors_.find(f->portalname);
+    if (it == cursors_.end()) {
+      *error = Err("34000", "cursor \"" + std::string(f->portalname) +
+                                "\" does not exist");
+      return false;
+    }
+    Cursor& c = it->second;
+    // FETCH ALL is how_many = LONG_MAX; FETCH 0 re-fetches the current row,
+    // which a forward-only cursor over computed rows cannot do: none.
+    size_t want = f->how_many < 0 ? 0 : static_cast<size_t>(f->how_many);
+    size_t available = c.rows.size() - c.position;
+    size_t n = std::min(want, available);
+    for (size_t i = 0; i < n; i++) {
+      std::vector<Datum> row = c.rows[c.position + i];
+      // Re-encode for the requested result formats.
+      for (size_t k = 0; k < row.size(); k++) {
+        if (!row[k].null && portal->formats[k] == Format::kBinary) {
+          std::string binary;
+          if (!types::TextToBinary(c.plan->columns[k].type_oid, row[k].bytes,
+                                   settings_.type_context(), &binary, error))
+            return false;
+          row[k].bytes = std::move(binary);
+        }
+      }
+      portal->rows.push_back(std::move(row));
+    }
+    c.position += n;
+    return true;
+  }
   if (node->node_case == PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT) {
     std::string name = node->variable_show_stmt->name;
     if (name == "all") {
@@ -747,8 +830,18 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
     ~Running() { flag = false; }
   } running(running_);
 
-  bool rows = plan.is_select ||
+  bool fetch = plan.node->node_case == PG_QUERY__NODE__NODE_FETCH_STMT &&
+               !plan.node->fetch_stmt->ismove;
+  bool rows = plan.is_select || fetch ||
               plan.node->node_case == PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT;
+  if (!rows &&
+      plan.node->node_case == PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT) {
+    if (portal->done) return portal->final_result;
+    ExecuteResult r = RunDeclare(plan, portal->params);
+    portal->done = true;
+    portal->final_result = r;
+    return r;
+  }
   if (!rows) {
     if (portal->done) return portal->final_result;
     ExecuteResult r = RunUtility(plan, sink);
@@ -775,7 +868,9 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
     sink->DataRow(portal->rows[portal->next_row++]);
     sent++;
   }
-  return Tag((plan.is_select ? "SELECT " + std::to_string(sent) : "SHOW"));
+  return Tag(plan.is_select ? "SELECT " + std::to_string(sent)
+             : fetch        ? "FETCH " + std::to_string(sent)
+                            : "SHOW");
 }
 
 }  // namespace kova::planner

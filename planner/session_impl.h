@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -43,6 +44,8 @@ struct Plan {
   std::vector<ColumnDesc> columns;
   // SELECT without FROM: one expression per output column.
   std::vector<std::shared_ptr<Expr>> targets;
+  // DECLARE: the analysed query of the cursor.
+  std::shared_ptr<Plan> cursor_query;
   // VALUES lists: one expression per column for each row.
   std::vector<std::vector<std::shared_ptr<Expr>>> values;
   bool is_select = false;
@@ -152,6 +155,7 @@ class SessionImpl : public Session, public SessionHooks {
   ExecuteResult RunDropRole(const PgQuery__DropRoleStmt* stmt,
                             ResultSink* sink);
   ExecuteResult RunCopy(const Plan& plan, ResultSink* sink);
+  ExecuteResult RunDeclare(const Plan& plan, const std::vector<Value>& params);
   bool ComputeSelectRows(PortalImpl* portal, PgError* error);
   bool EncodeRow(const std::vector<Value>& values,
                  const std::vector<ColumnDesc>& columns,
@@ -191,6 +195,17 @@ class SessionImpl : public Session, public SessionHooks {
   int64_t statement_start_ = 0;
 
   std::unordered_map<std::string, std::shared_ptr<sql::ParseTree>> parse_cache_;
+
+  // SQL cursors (DECLARE ... CURSOR FOR query): the query's rows, computed
+  // at DECLARE, handed out by FETCH.
+  struct Cursor {
+    std::shared_ptr<Plan> plan;
+    std::vector<std::vector<Datum>> rows;
+    size_t position = 0;
+    bool hold = false;
+  };
+  std::map<std::string, Cursor> cursors_;
+  void DropTransactionCursors();
 
   std::atomic<bool> running_{false};
   std::atomic<bool> cancel_{false};

@@ -52,4 +52,7 @@ inline PgError StorageError(const docstore::Status& s) {
   }
 }
 
+// The statement's name for "X is not supported yet" messages (utility.cc).
+const char* StatementName(const PgQuery__Node* node);
+
 }  // namespace kova::planner

@@ -128,6 +128,8 @@ const Def kDefs[] = {
      "Causes '...' strings to treat backslashes literally."},
     {"statement_timeout", "0", Kind::kDuration, false, false, nullptr,
      "Sets the maximum allowed duration of any statement."},
+    {"synchronize_seqscans", "on", Kind::kBool, false, false, nullptr,
+     "Enable synchronized sequential scans."},
     {"synchronous_commit", "on", Kind::kEnum, false, false,
      "on,off,local,remote_write,remote_apply",
      "Sets the current transaction's synchronization level."},

@@ -377,6 +377,9 @@ std::string CharTypeName(uint32_t type, int32_t maxlen) {
          std::to_string(maxlen) + ")";
 }
 
+// MaxAttrSize: the largest n of char(n) / varchar(n).
+constexpr int32_t kMaxCharLength = 10 * 1024 * 1024;
+
 // varchar_input / bpchar_input (implicit-coercion semantics: characters
 // beyond n must be spaces) or, explicit, silent truncation. bpchar pads.
 bool CharCoerce(uint32_t type, int32_t typmod, bool explicit_cast,
@@ -384,6 +387,13 @@ bool CharCoerce(uint32_t type, int32_t typmod, bool explicit_cast,
   if (typmod < 4) {
     out->assign(in);
     return true;
+  }
+  if (typmod - 4 > kMaxCharLength) {
+    // PostgreSQL rejects such a modifier when the type is named.
+    return Fail(error, "22023",
+                std::string("length for type ") +
+                    (type == oid::kVarchar ? "varchar" : "char") +
+                    " cannot exceed " + std::to_string(kMaxCharLength));
   }
   size_t maxlen = static_cast<size_t>(typmod - 4);
   size_t len = in.size();

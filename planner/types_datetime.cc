@@ -216,20 +216,23 @@ Styles GetStyles(const TypeContext& context) {
 
 // --- Calendar helpers ---
 
+// PostgreSQL is built with -fwrapv; Wrap() reproduces its int overflow.
+inline int Wrap(int64_t v) {
+  return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(v)));
+}
+
 int Date2J(int year, int month, int day) {
-  int julian;
-  int century;
   if (month > 2) {
     month += 1;
-    year += 4800;
+    year = Wrap(int64_t{year} + 4800);
   } else {
     month += 13;
-    year += 4799;
+    year = Wrap(int64_t{year} + 4799);
   }
-  century = year / 100;
-  julian = year * 365 - 32167;
-  julian += year / 4 - century + century / 4;
-  julian += 7834 * month / 256 + day;
+  int century = year / 100;
+  int julian = Wrap(int64_t{year} * 365 - 32167);
+  julian = Wrap(int64_t{julian} + year / 4 - century + century / 4);
+  julian = Wrap(int64_t{julian} + Wrap(int64_t{7834} * month) / 256 + day);
   return julian;
 }
 
@@ -971,8 +974,8 @@ int ValidateDate(int fmask, bool isjulian, bool is2digits, bool bc, Tm* tm) {
     }
   }
   if (fmask & Mask(DOY)) {
-    J2Date(Date2J(tm->year, 1, 1) + tm->yday - 1, &tm->year, &tm->mon,
-           &tm->mday);
+    J2Date(Wrap(int64_t{Date2J(tm->year, 1, 1)} + tm->yday - 1), &tm->year,
+           &tm->mon, &tm->mday);
   }
   if (fmask & Mask(MONTH)) {
     if (tm->mon < 1 || tm->mon > kMonthsPerYear) return DTERR_MD_FIELD_OVERFLOW;

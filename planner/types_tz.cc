@@ -14,6 +14,7 @@
 #include <mutex>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace kova::planner::types::tz {
 
@@ -519,9 +520,16 @@ bool ResolvePath(const std::string& name, std::string* path) {
   return true;
 }
 
+// Zones stay cached (and their pointers valid) for the process lifetime.
+// Input text can name arbitrary POSIX zones ("abc5"), so the cache is
+// bounded; beyond the bound a zone lives in a small per-thread ring, valid
+// for the rest of the conversion that asked for it.
+constexpr size_t kMaxCachedZones = 10000;
+
 struct Cache {
   std::mutex mu;
   std::unordered_map<std::string, const Zone*> zones;
+  std::unordered_set<std::string> missing;
 };
 
 Cache& GetCache() {
@@ -542,9 +550,8 @@ const Zone* Load(const std::string& upper) {
   return Zone::FromPosix(upper);
 }
 
-}  // namespace
-
-const Zone* FindZone(std::string_view name) {
+const Zone* FindZoneImpl(std::string_view name, bool* cached) {
+  *cached = true;
   if (name.size() > 255) return nullptr;
   std::string upper(name);
   for (char& ch : upper) {
@@ -555,16 +562,41 @@ const Zone* FindZone(std::string_view name) {
     std::lock_guard<std::mutex> lock(cache.mu);
     auto it = cache.zones.find(upper);
     if (it != cache.zones.end()) return it->second;
+    if (cache.missing.count(upper) != 0) return nullptr;
   }
   const Zone* zone = Load(upper);
-  if (zone == nullptr) return nullptr;
   std::lock_guard<std::mutex> lock(cache.mu);
-  auto [it, inserted] = cache.zones.emplace(upper, zone);
-  if (!inserted) delete zone;
-  return it->second;
+  if (zone == nullptr) {
+    if (cache.missing.size() < kMaxCachedZones) cache.missing.insert(upper);
+    return nullptr;
+  }
+  auto it = cache.zones.find(upper);
+  if (it != cache.zones.end()) {
+    delete zone;
+    return it->second;
+  }
+  if (cache.zones.size() >= kMaxCachedZones) {
+    thread_local std::unique_ptr<const Zone> ring[8];
+    thread_local int next = 0;
+    ring[next].reset(zone);
+    next = (next + 1) % 8;
+    *cached = false;
+    return zone;
+  }
+  cache.zones.emplace(upper, zone);
+  return zone;
 }
 
-const Zone* FixedZone(int32_t gmtoff) {
+}  // namespace
+
+const Zone* FindZone(std::string_view name) {
+  bool cached;
+  return FindZoneImpl(name, &cached);
+}
+
+namespace {
+
+const Zone* FixedZoneImpl(int32_t gmtoff, bool* cached) {
   // pg_tzset_offset builds "<+hh[:mm[:ss]]>-hh[:mm[:ss]]".
   int32_t abs = gmtoff < 0 ? -gmtoff : gmtoff;
   char offset[32];
@@ -581,26 +613,42 @@ const Zone* FixedZone(int32_t gmtoff) {
   } else {
     std::snprintf(name, sizeof(name), "<+%s>-%s", offset, offset);
   }
-  return FindZone(name);
+  return FindZoneImpl(name, cached);
+}
+
+}  // namespace
+
+const Zone* FixedZone(int32_t gmtoff) {
+  bool cached;
+  return FixedZoneImpl(gmtoff, &cached);
 }
 
 const Zone* SessionZone(std::string_view setting) {
   thread_local std::string last_setting;
   thread_local const Zone* last_zone = nullptr;
+  thread_local std::unique_ptr<Zone> owned;  // a copy of an uncached zone
   if (last_zone != nullptr && setting == last_setting) return last_zone;
   const Zone* zone = nullptr;
+  bool cached = true;
   std::string s(setting);
   char* end = nullptr;
   errno = 0;
   double hours = std::strtod(s.c_str(), &end);
   if (!s.empty() && end != s.c_str() && *end == '\0' && errno == 0 &&
       hours > -168 && hours < 168) {
-    zone = FixedZone(static_cast<int32_t>(hours * 3600));
+    zone = FixedZoneImpl(static_cast<int32_t>(hours * 3600), &cached);
   } else {
-    zone = FindZone(setting);
+    zone = FindZoneImpl(setting, &cached);
   }
-  if (zone == nullptr) zone = FindZone("UTC");
+  if (zone == nullptr) {
+    cached = true;
+    zone = FindZone("UTC");
+  }
   if (zone == nullptr) zone = FixedZone(0);
+  if (!cached) {
+    owned = std::make_unique<Zone>(*zone);
+    zone = owned.get();
+  }
   last_setting = s;
   last_zone = zone;
   return zone;

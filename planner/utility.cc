@@ -12,109 +12,6 @@
 namespace kova::planner {
 namespace {
 
-// The statement's name for "X is not supported yet" messages.
-const char* StatementName(const PgQuery__Node* node) {
-  switch (node->node_case) {
-    case PG_QUERY__NODE__NODE_INSERT_STMT:
-      return "INSERT";
-    case PG_QUERY__NODE__NODE_UPDATE_STMT:
-      return "UPDATE";
-    case PG_QUERY__NODE__NODE_DELETE_STMT:
-      return "DELETE";
-    case PG_QUERY__NODE__NODE_MERGE_STMT:
-      return "MERGE";
-    case PG_QUERY__NODE__NODE_CREATE_STMT:
-      return "CREATE TABLE";
-    case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
-      return "CREATE TABLE AS";
-    case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
-      return "ALTER TABLE";
-    case PG_QUERY__NODE__NODE_DROP_STMT:
-      return "DROP";
-    case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
-      return "TRUNCATE";
-    case PG_QUERY__NODE__NODE_INDEX_STMT:
-      return "CREATE INDEX";
-    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
-      return "CREATE SEQUENCE";
-    case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
-      return "ALTER SEQUENCE";
-    case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
-      return "CREATE SCHEMA";
-    case PG_QUERY__NODE__NODE_VIEW_STMT:
-      return "CREATE VIEW";
-    case PG_QUERY__NODE__NODE_COMMENT_STMT:
-      return "COMMENT";
-    case PG_QUERY__NODE__NODE_GRANT_STMT:
-      return "GRANT/REVOKE";
-    case PG_QUERY__NODE__NODE_GRANT_ROLE_STMT:
-      return "GRANT/REVOKE role";
-    case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
-      return "EXPLAIN";
-    case PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT:
-      return "CREATE FUNCTION";
-    case PG_QUERY__NODE__NODE_DO_STMT:
-      return "DO";
-    case PG_QUERY__NODE__NODE_PREPARE_STMT:
-      return "PREPARE";
-    case PG_QUERY__NODE__NODE_EXECUTE_STMT:
-      return "EXECUTE";
-    case PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT:
-      return "DECLARE CURSOR";
-    case PG_QUERY__NODE__NODE_FETCH_STMT:
-      return "FETCH/MOVE";
-    case PG_QUERY__NODE__NODE_CLOSE_PORTAL_STMT:
-      return "CLOSE";
-    case PG_QUERY__NODE__NODE_LISTEN_STMT:
-      return "LISTEN";
-    case PG_QUERY__NODE__NODE_NOTIFY_STMT:
-      return "NOTIFY";
-    case PG_QUERY__NODE__NODE_UNLISTEN_STMT:
-      return "UNLISTEN";
-    case PG_QUERY__NODE__NODE_VACUUM_STMT:
-      return "VACUUM/ANALYZE";
-    case PG_QUERY__NODE__NODE_LOCK_STMT:
-      return "LOCK";
-    case PG_QUERY__NODE__NODE_CREATE_ENUM_STMT:
-      return "CREATE TYPE AS ENUM";
-    case PG_QUERY__NODE__NODE_CREATE_DOMAIN_STMT:
-      return "CREATE DOMAIN";
-    case PG_QUERY__NODE__NODE_COMPOSITE_TYPE_STMT:
-      return "CREATE TYPE";
-    case PG_QUERY__NODE__NODE_DEFINE_STMT:
-      return "CREATE aggregate/operator/type";
-    case PG_QUERY__NODE__NODE_CREATE_EXTENSION_STMT:
-      return "CREATE EXTENSION";
-    case PG_QUERY__NODE__NODE_CREATE_TRIG_STMT:
-      return "CREATE TRIGGER";
-    case PG_QUERY__NODE__NODE_RULE_STMT:
-      return "CREATE RULE";
-    case PG_QUERY__NODE__NODE_RENAME_STMT:
-      return "ALTER ... RENAME";
-    case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
-      return "ALTER ... OWNER TO";
-    case PG_QUERY__NODE__NODE_ALTER_OBJECT_SCHEMA_STMT:
-      return "ALTER ... SET SCHEMA";
-    case PG_QUERY__NODE__NODE_CREATE_POLICY_STMT:
-      return "CREATE POLICY";
-    case PG_QUERY__NODE__NODE_REFRESH_MAT_VIEW_STMT:
-      return "REFRESH MATERIALIZED VIEW";
-    case PG_QUERY__NODE__NODE_CHECK_POINT_STMT:
-      return "CHECKPOINT";
-    case PG_QUERY__NODE__NODE_CALL_STMT:
-      return "CALL";
-    case PG_QUERY__NODE__NODE_ALTER_DATABASE_STMT:
-    case PG_QUERY__NODE__NODE_ALTER_DATABASE_SET_STMT:
-      return "ALTER DATABASE";
-    case PG_QUERY__NODE__NODE_ALTER_ROLE_SET_STMT:
-      return "ALTER ROLE ... SET";
-    case PG_QUERY__NODE__NODE_ALTER_DEFAULT_PRIVILEGES_STMT:
-      return "ALTER DEFAULT PRIVILEGES";
-    default:
-      return "this statement";
-  }
-}
-
 // The text of a SET argument (A_Const or a TIME ZONE interval).
 bool SetArgText(const PgQuery__Node* arg, const std::string& name,
                 std::string* out, PgError* error) {
@@ -205,6 +102,126 @@ std::string QuoteIdentifierIfNeeded(const std::string& s) {
 }
 
 }  // namespace
+
+// The statement's name for "X is not supported yet" messages.
+const char* StatementName(const PgQuery__Node* node) {
+  switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_INSERT_STMT:
+      return "INSERT";
+    case PG_QUERY__NODE__NODE_UPDATE_STMT:
+      return "UPDATE";
+    case PG_QUERY__NODE__NODE_DELETE_STMT:
+      return "DELETE";
+    case PG_QUERY__NODE__NODE_MERGE_STMT:
+      return "MERGE";
+    case PG_QUERY__NODE__NODE_CREATE_STMT:
+      return "CREATE TABLE";
+    case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
+      return "CREATE TABLE AS";
+    case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+      return "ALTER TABLE";
+    case PG_QUERY__NODE__NODE_DROP_STMT:
+      switch (node->drop_stmt->remove_type) {
+        case PG_QUERY__OBJECT_TYPE__OBJECT_TABLE:
+          return "DROP TABLE";
+        case PG_QUERY__OBJECT_TYPE__OBJECT_INDEX:
+          return "DROP INDEX";
+        case PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE:
+          return "DROP SEQUENCE";
+        case PG_QUERY__OBJECT_TYPE__OBJECT_VIEW:
+          return "DROP VIEW";
+        case PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA:
+          return "DROP SCHEMA";
+        case PG_QUERY__OBJECT_TYPE__OBJECT_TYPE:
+          return "DROP TYPE";
+        case PG_QUERY__OBJECT_TYPE__OBJECT_FUNCTION:
+          return "DROP FUNCTION";
+        default:
+          return "DROP";
+      }
+    case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+      return "TRUNCATE";
+    case PG_QUERY__NODE__NODE_INDEX_STMT:
+      return "CREATE INDEX";
+    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
+      return "CREATE SEQUENCE";
+    case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
+      return "ALTER SEQUENCE";
+    case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
+      return "CREATE SCHEMA";
+    case PG_QUERY__NODE__NODE_VIEW_STMT:
+      return "CREATE VIEW";
+    case PG_QUERY__NODE__NODE_COMMENT_STMT:
+      return "COMMENT";
+    case PG_QUERY__NODE__NODE_GRANT_STMT:
+      return "GRANT/REVOKE";
+    case PG_QUERY__NODE__NODE_GRANT_ROLE_STMT:
+      return "GRANT/REVOKE role";
+    case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
+      return "EXPLAIN";
+    case PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT:
+      return "CREATE FUNCTION";
+    case PG_QUERY__NODE__NODE_DO_STMT:
+      return "DO";
+    case PG_QUERY__NODE__NODE_PREPARE_STMT:
+      return "PREPARE";
+    case PG_QUERY__NODE__NODE_EXECUTE_STMT:
+      return "EXECUTE";
+    case PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT:
+      return "DECLARE CURSOR";
+    case PG_QUERY__NODE__NODE_FETCH_STMT:
+      return "FETCH/MOVE";
+    case PG_QUERY__NODE__NODE_CLOSE_PORTAL_STMT:
+      return "CLOSE";
+    case PG_QUERY__NODE__NODE_LISTEN_STMT:
+      return "LISTEN";
+    case PG_QUERY__NODE__NODE_NOTIFY_STMT:
+      return "NOTIFY";
+    case PG_QUERY__NODE__NODE_UNLISTEN_STMT:
+      return "UNLISTEN";
+    case PG_QUERY__NODE__NODE_VACUUM_STMT:
+      return "VACUUM/ANALYZE";
+    case PG_QUERY__NODE__NODE_LOCK_STMT:
+      return "LOCK";
+    case PG_QUERY__NODE__NODE_CREATE_ENUM_STMT:
+      return "CREATE TYPE AS ENUM";
+    case PG_QUERY__NODE__NODE_CREATE_DOMAIN_STMT:
+      return "CREATE DOMAIN";
+    case PG_QUERY__NODE__NODE_COMPOSITE_TYPE_STMT:
+      return "CREATE TYPE";
+    case PG_QUERY__NODE__NODE_DEFINE_STMT:
+      return "CREATE aggregate/operator/type";
+    case PG_QUERY__NODE__NODE_CREATE_EXTENSION_STMT:
+      return "CREATE EXTENSION";
+    case PG_QUERY__NODE__NODE_CREATE_TRIG_STMT:
+      return "CREATE TRIGGER";
+    case PG_QUERY__NODE__NODE_RULE_STMT:
+      return "CREATE RULE";
+    case PG_QUERY__NODE__NODE_RENAME_STMT:
+      return "ALTER ... RENAME";
+    case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
+      return "ALTER ... OWNER TO";
+    case PG_QUERY__NODE__NODE_ALTER_OBJECT_SCHEMA_STMT:
+      return "ALTER ... SET SCHEMA";
+    case PG_QUERY__NODE__NODE_CREATE_POLICY_STMT:
+      return "CREATE POLICY";
+    case PG_QUERY__NODE__NODE_REFRESH_MAT_VIEW_STMT:
+      return "REFRESH MATERIALIZED VIEW";
+    case PG_QUERY__NODE__NODE_CHECK_POINT_STMT:
+      return "CHECKPOINT";
+    case PG_QUERY__NODE__NODE_CALL_STMT:
+      return "CALL";
+    case PG_QUERY__NODE__NODE_ALTER_DATABASE_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_DATABASE_SET_STMT:
+      return "ALTER DATABASE";
+    case PG_QUERY__NODE__NODE_ALTER_ROLE_SET_STMT:
+      return "ALTER ROLE ... SET";
+    case PG_QUERY__NODE__NODE_ALTER_DEFAULT_PRIVILEGES_STMT:
+      return "ALTER DEFAULT PRIVILEGES";
+    default:
+      return "this statement";
+  }
+}
 
 ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
   const PgQuery__Node* node = plan.node;
@@ -357,6 +374,31 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
       return RunDropRole(node->drop_role_stmt, sink);
     case PG_QUERY__NODE__NODE_COPY_STMT:
       return RunCopy(plan, sink);
+    case PG_QUERY__NODE__NODE_FETCH_STMT: {  // MOVE
+      const PgQuery__FetchStmt* f = node->fetch_stmt;
+      auto it = cursors_.find(f->portalname);
+      if (it == cursors_.end()) {
+        return Fail(Err("34000", "cursor \"" + std::string(f->portalname) +
+                                     "\" does not exist"));
+      }
+      Cursor& c = it->second;
+      size_t want = f->how_many < 0 ? 0 : static_cast<size_t>(f->how_many);
+      size_t n = std::min(want, c.rows.size() - c.position);
+      c.position += n;
+      return Tag("MOVE " + std::to_string(n));
+    }
+    case PG_QUERY__NODE__NODE_CLOSE_PORTAL_STMT: {
+      const char* name = node->close_portal_stmt->portalname;
+      if (!name || !*name) {
+        cursors_.clear();
+        return Tag("CLOSE CURSOR ALL");
+      }
+      if (!cursors_.erase(name)) {
+        return Fail(Err("34000",
+                        "cursor \"" + std::string(name) + "\" does not exist"));
+      }
+      return Tag("CLOSE CURSOR");
+    }
     default:
       return Fail(Err(
           "0A000", std::string(StatementName(node)) + " is not supported yet"));
@@ -397,6 +439,36 @@ bool SessionImpl::CheckWritable(const char* what, PgError* error) {
     return false;
   }
   return true;
+}
+
+ExecuteResult SessionImpl::RunDeclare(const Plan& plan,
+                                      const std::vector<Value>& params) {
+  const PgQuery__DeclareCursorStmt* d = plan.node->declare_cursor_stmt;
+  constexpr int kCursorOptHold = 0x0020;  // parsenodes.h CURSOR_OPT_HOLD
+  constexpr int kCursorOptScroll = 0x0002;
+  bool hold = (d->options & kCursorOptHold) != 0;
+  if (!hold && !in_block_) {
+    return Fail(
+        Err("25P01", "DECLARE CURSOR can only be used in transaction blocks"));
+  }
+  if (d->options & kCursorOptScroll) {
+    return Fail(Err("0A000", "SCROLL cursors are not supported yet"));
+  }
+  if (cursors_.count(d->portalname)) {
+    return Fail(Err("42P03", "cursor \"" + std::string(d->portalname) +
+                                 "\" already exists"));
+  }
+  PortalImpl portal;
+  portal.plan = plan.cursor_query;
+  portal.params = params;
+  portal.formats.assign(plan.cursor_query->columns.size(), Format::kText);
+  PgError error;
+  if (!ComputeSelectRows(&portal, &error)) return Fail(error);
+  Cursor& c = cursors_[d->portalname];
+  c.plan = plan.cursor_query;
+  c.rows = std::move(portal.rows);
+  c.hold = hold;
+  return Tag("DECLARE CURSOR");
 }
 
 ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
@@ -464,6 +536,7 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
       }
       bool was_failed = failed_;
       in_block_ = implicit_ = failed_ = false;
+      DropTransactionCursors();
       savepoints_.clear();
       if (was_failed) {
         if (storage_->in_transaction()) storage_->Rollback();
@@ -486,6 +559,7 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
         return Tag("ROLLBACK");
       }
       in_block_ = implicit_ = failed_ = false;
+      DropTransactionCursors();
       savepoints_.clear();
       if (storage_->in_transaction()) storage_->Rollback();
       settings_.OnRollback();

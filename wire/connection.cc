@@ -750,6 +750,10 @@ void Connection::HandleQuery(std::string_view body) {
 void Connection::ExtendedError(const PgError& e) {
   SendError(e);
   ignore_till_sync_ = true;
+  // As PostgreSQL's send_message_to_frontend: an error goes out at once, so
+  // a client that pipelines with Flush (and ignores its later messages
+  // until Sync) sees it without waiting for a Sync.
+  Flush();
 }
 
 bool Connection::HandleParse(std::string_view body) {
@@ -1044,7 +1048,10 @@ bool Connection::HandleExecute(std::string_view body) {
       session_->Execute(entry->portal.get(), max_rows > 0 ? max_rows : 0, this);
   if (closing_) return true;
   OnStatementDone(result);
-  if (!result.ok) ignore_till_sync_ = true;
+  if (!result.ok) {
+    ignore_till_sync_ = true;
+    Flush();  // see ExtendedError
+  }
   if (before != 'I' && session_->TransactionStatus() == 'I') DropAllPortals();
   return true;
 }

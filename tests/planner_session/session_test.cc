@@ -292,9 +292,13 @@ TEST_F(SessionTest, ExtendedQueryWithParameters) {
   r = session_->Execute(portal.get(), 0, &sink2);
   session_->Sync();
   EXPECT_EQ(sink2.rows.at(0)[0].bytes, "6");
-  // A parameter whose type cannot be determined.
-  EXPECT_FALSE(session_->Parse("SELECT $1", {}, &stmt, &error));
-  EXPECT_EQ(error.sqlstate, "42P18");
+  // An untyped parameter in the output list resolves to text.
+  ASSERT_TRUE(session_->Parse("SELECT $1", {}, &stmt, &error));
+  EXPECT_EQ(stmt->param_types(), (std::vector<uint32_t>{oid::kText}));
+  // Unsupported statements fail at Parse.
+  EXPECT_FALSE(session_->Parse("INSERT INTO t VALUES ($1)", {}, &stmt, &error));
+  EXPECT_EQ(error.sqlstate, "0A000");
+  EXPECT_EQ(error.message, "INSERT is not supported yet");
   // Given types win; wrong values fail at Bind.
   ASSERT_TRUE(session_->Parse("SELECT $1", {oid::kInt8}, &stmt, &error));
   EXPECT_FALSE(
@@ -365,6 +369,61 @@ TEST_F(SessionTest, RolesAndDatabases) {
   EXPECT_FALSE(engine_->LookupRole("alice").exists);
   ASSERT_TRUE(One("BEGIN").ok);
   EXPECT_EQ(One("CREATE DATABASE x").error.sqlstate, "25001");
+  ASSERT_TRUE(One("ROLLBACK").ok);
+}
+
+TEST_F(SessionTest, RollbackCanBePreparedInAFailedBlock) {
+  ASSERT_TRUE(One("BEGIN").ok);
+  ASSERT_TRUE(One("SAVEPOINT s").ok);
+  EXPECT_EQ(One("SELECT 1/0").error.sqlstate, "22012");
+  std::unique_ptr<PreparedStatement> stmt;
+  PgError error;
+  EXPECT_FALSE(session_->Parse("SELECT 1", {}, &stmt, &error));
+  EXPECT_EQ(error.sqlstate, "25P02");
+  ASSERT_TRUE(session_->Parse("ROLLBACK TO SAVEPOINT s", {}, &stmt, &error))
+      << error.message;
+  std::unique_ptr<Portal> portal;
+  ASSERT_TRUE(session_->Bind(*stmt, {}, {}, {}, &portal, &error));
+  Sink sink;
+  ExecuteResult r = session_->Execute(portal.get(), 0, &sink);
+  ASSERT_TRUE(r.ok) << r.error.message;
+  EXPECT_EQ(session_->TransactionStatus(), 'T');
+  ASSERT_TRUE(session_->Parse("ROLLBACK", {}, &stmt, &error));
+  ASSERT_TRUE(session_->Bind(*stmt, {}, {}, {}, &portal, &error));
+  r = session_->Execute(portal.get(), 0, &sink);
+  session_->Sync();
+  EXPECT_EQ(session_->TransactionStatus(), 'I');
+}
+
+TEST_F(SessionTest, Cursors) {
+  EXPECT_EQ(One("DECLARE c CURSOR FOR VALUES (1), (2), (3)").error.sqlstate,
+            "25P01");
+  ASSERT_TRUE(One("BEGIN").ok);
+  ASSERT_TRUE(One("DECLARE c CURSOR FOR VALUES (1), (2), (3), (4)").ok);
+  Sink sink;
+  ExecuteResult r = One("FETCH FORWARD 2 FROM c", &sink);
+  ASSERT_TRUE(r.ok) << r.error.message;
+  EXPECT_EQ(r.command_tag, "FETCH 2");
+  ASSERT_EQ(sink.rows.size(), 2u);
+  EXPECT_EQ(sink.rows[1][0].bytes, "2");
+  EXPECT_EQ(One("MOVE 1 FROM c").command_tag, "MOVE 1");
+  Sink rest;
+  r = One("FETCH ALL FROM c", &rest);
+  EXPECT_EQ(r.command_tag, "FETCH 1");
+  EXPECT_EQ(rest.rows.at(0)[0].bytes, "4");
+  EXPECT_EQ(One("FETCH NEXT FROM c").command_tag, "FETCH 0");
+  EXPECT_EQ(One("CLOSE c").command_tag, "CLOSE CURSOR");
+  ASSERT_TRUE(One("DECLARE d CURSOR FOR SELECT 1").ok);
+  ASSERT_TRUE(One("COMMIT").ok);
+  EXPECT_EQ(One("FETCH 1 FROM d").error.sqlstate, "34000");  // gone at commit
+  ASSERT_TRUE(One("DECLARE h CURSOR WITH HOLD FOR SELECT 7").ok);
+  EXPECT_EQ(Scalar("FETCH 1 FROM h"), "7");
+  ASSERT_TRUE(One("BEGIN").ok);
+  EXPECT_EQ(One("DECLARE h CURSOR FOR SELECT 1").error.sqlstate, "42P03");
+  EXPECT_EQ(session_->TransactionStatus(), 'E');
+  ASSERT_TRUE(One("ROLLBACK").ok);
+  ASSERT_TRUE(One("BEGIN").ok);
+  EXPECT_EQ(One("CLOSE c").error.sqlstate, "34000");
   ASSERT_TRUE(One("ROLLBACK").ok);
 }
 

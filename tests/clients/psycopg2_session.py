@@ -1,0 +1,77 @@
+"""psycopg2 session: connect, server_version, client-side interpolated
+parameters, transactions and savepoints, errors with pgcode, a named
+(server-side) cursor, then a table round trip (needs tables)."""
+import datetime
+import decimal
+
+import psycopg2
+
+from tclib import Transcript, args
+
+host, port, out = args()
+t = Transcript(out)
+conn = psycopg2.connect(host=host, port=port, user="postgres", dbname="postgres")
+t.on_error = conn.rollback
+
+
+def q(sql, params=None, cur=None):
+    c = cur or conn.cursor()
+    c.execute(sql, params)
+    desc = [d.name for d in c.description] if c.description else None
+    rows = c.fetchall() if c.description else None
+    return {"cols": desc, "rows": rows, "status": c.statusmessage}
+
+
+def _try(fn):
+    try:
+        return fn()
+    except psycopg2.Error as e:
+        return {"pgcode": e.pgcode}
+
+
+t.step("server_version major", lambda: conn.server_version // 10000)
+t.step("encoding", lambda: conn.encoding)
+t.step("parameter_status", lambda: {k: conn.get_parameter_status(k) for k in (
+    "client_encoding", "server_encoding", "DateStyle", "TimeZone",
+    "standard_conforming_strings", "integer_datetimes", "IntervalStyle")})
+t.step("select constants", lambda: q("SELECT 1 AS one, 'two' AS two, 3.5::numeric AS three, NULL AS four"))
+t.step("interpolated params", lambda: q(
+    "SELECT %s AS i, %s AS s, %s AS n, %s AS f, %s AS b, %s AS d, %s AS z",
+    (42, "it's \"quoted\"", decimal.Decimal("12.340"), 2.5, True, datetime.date(2024, 2, 29), None)))
+t.step("named params", lambda: q("SELECT %(a)s + %(b)s AS sum", {"a": 40, "b": 2}))
+t.step("mogrify", lambda: conn.cursor().mogrify("SELECT %s, %s", ("x'y", None)).decode())
+t.step("values", lambda: q("VALUES (1, 'a'), (2, 'b'), (3, NULL)"))
+t.step("implicit begin status", lambda: (q("SELECT 1"), conn.get_transaction_status())[1])
+t.step("commit", lambda: (conn.commit(), conn.get_transaction_status())[1])
+t.step("set/show in txn then rollback", lambda: (
+    q("SET application_name = 'kova-test'"),
+    q("SHOW application_name"),
+    conn.rollback(),
+    q("SHOW application_name"))[1:4:2])
+t.step("savepoint", lambda: (
+    q("SAVEPOINT sp1"), q("SET search_path = foo"), q("ROLLBACK TO SAVEPOINT sp1"),
+    q("SHOW search_path"), q("RELEASE SAVEPOINT sp1"), conn.commit())[3])
+t.step("division by zero", lambda: q("SELECT 1/0"))
+t.step("syntax error", lambda: q("SELEC 1"))
+t.step("undefined column", lambda: q("SELECT nosuchcolumn"))
+t.step("error aborts transaction", lambda: (q("SELECT 1") and None, _try(lambda: q("SELECT 1/0")), _try(lambda: q("SELECT 2")), conn.rollback())[1:3])
+
+
+def named_cursor():
+    cur = conn.cursor(name="kova_cur")
+    cur.itersize = 2
+    cur.execute("VALUES (1, 10), (2, 20), (3, 30), (4, 40), (5, 50)")
+    first = cur.fetchmany(2)
+    rest = cur.fetchall()
+    cur.close()
+    conn.commit()
+    return {"first": first, "rest": rest}
+
+
+t.step("named cursor", named_cursor)
+t.step("autocommit", lambda: (setattr(conn, "autocommit", True), q("SELECT 'ac'"), conn.get_transaction_status(), setattr(conn, "autocommit", False))[1:3])
+t.step("create table", lambda: (q("CREATE TABLE pg2_items (id serial PRIMARY KEY, name text, price numeric(8,2))"), conn.commit())[0], needs=["tables"])
+t.step("insert returning", lambda: (q("INSERT INTO pg2_items (name, price) VALUES (%s, %s), (%s, %s) RETURNING id", ("kettle", decimal.Decimal("19.99"), "mug", decimal.Decimal("4.50"))), conn.commit())[0], needs=["tables"])
+t.step("select table", lambda: q("SELECT id, name, price FROM pg2_items ORDER BY id"), needs=["tables"])
+t.step("drop table", lambda: (q("DROP TABLE pg2_items"), conn.commit())[0], needs=["tables"])
+conn.close()
