@@ -1,6 +1,18 @@
 // PostgreSQL 15's type system for the types Kova supports: metadata, text
 // input/output, binary send/receive and casts. The numeric, date/time, time
 // zone and JSON machinery lives in planner/types_*.cc.
+//
+// Conventions:
+//  - Type modifiers are PostgreSQL's atttypmod values: n + 4 for char(n) and
+//    varchar(n), ((p << 16) | s) + 4 for numeric(p,s), p for time(p) and
+//    timestamp(p), INTERVAL_TYPMOD(precision, fields) for interval.
+//  - InputText and BinaryToText apply a modifier as an assignment does
+//    (INSERT: 22001 for a varchar(3) given "abcd"); Cast applies it as an
+//    explicit cast does (::varchar(3) truncates to "abc").
+//  - A canonical value is only meaningful under the TypeContext it was made
+//    with (timestamptz text is in that TimeZone and DateStyle, floats follow
+//    extra_float_digits); TextToBinary and Cast must get the same context.
+//  - Array types have OIDs and names here, but no values yet (0A000).
 
 #include "planner/types.h"
 

@@ -273,6 +273,7 @@ Zone* Zone::FromTzif(const std::string& data) {
                 static_cast<size_t>(leapcnt) * (time_size + 4) + c[1] + c[0];
   if (typecnt <= 0 || size < off + need) return nullptr;
   auto zone = std::make_unique<Zone>();
+  zone->leap_seconds_ = leapcnt > 0;
   const unsigned char* times = p + off;
   const unsigned char* idx = times + static_cast<size_t>(timecnt) * time_size;
   const unsigned char* tt = idx + timecnt;
@@ -537,18 +538,31 @@ Cache& GetCache() {
   return *cache;
 }
 
-const Zone* Load(const std::string& upper) {
-  if (upper == "GMT") return Zone::FromPosix("GMT0");
+}  // namespace
+
+const Zone* LoadZoneForCache(const std::string& upper) {
+  if (upper == "GMT") {
+    Zone* z = Zone::FromPosix("GMT0");
+    z->name_ = "GMT";
+    return z;
+  }
   std::string path;
   if (ResolvePath(upper, &path)) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream buf;
     buf << in.rdbuf();
-    if (const Zone* z = Zone::FromTzif(buf.str())) return z;
+    if (Zone* z = Zone::FromTzif(buf.str())) {
+      z->name_ = path.substr(std::strlen(kZoneDir) + 1);
+      return z;
+    }
   }
   if (!upper.empty() && upper[0] == ':') return nullptr;
-  return Zone::FromPosix(upper);
+  Zone* z = Zone::FromPosix(upper);
+  if (z != nullptr) z->name_ = upper;
+  return z;
 }
+
+namespace {
 
 const Zone* FindZoneImpl(std::string_view name, bool* cached) {
   *cached = true;
@@ -564,7 +578,7 @@ const Zone* FindZoneImpl(std::string_view name, bool* cached) {
     if (it != cache.zones.end()) return it->second;
     if (cache.missing.count(upper) != 0) return nullptr;
   }
-  const Zone* zone = Load(upper);
+  const Zone* zone = LoadZoneForCache(upper);
   std::lock_guard<std::mutex> lock(cache.mu);
   if (zone == nullptr) {
     if (cache.missing.size() < kMaxCachedZones) cache.missing.insert(upper);
@@ -652,6 +666,42 @@ const Zone* SessionZone(std::string_view setting) {
   last_setting = s;
   last_zone = zone;
   return zone;
+}
+
+bool CheckTimeZoneSetting(std::string_view value, std::string* canonical,
+                          std::string* message, std::string* detail) {
+  message->clear();
+  detail->clear();
+  std::string s(value);
+  char* end = nullptr;
+  errno = 0;
+  double hours = std::strtod(s.c_str(), &end);
+  if (!s.empty() && end != s.c_str() && *end == '\0') {
+    // Hours east of UTC; pg_tzset_offset fails beyond 167 hours.
+    if (!(hours > -168 && hours < 168)) {
+      *detail = "UTC timezone offset is out of range.";
+      return false;
+    }
+    bool cached;
+    const Zone* zone =
+        FixedZoneImpl(static_cast<int32_t>(hours * 3600), &cached);
+    if (zone == nullptr) {
+      *detail = "UTC timezone offset is out of range.";
+      return false;
+    }
+    *canonical = zone->name();
+    return true;
+  }
+  bool cached;
+  const Zone* zone = FindZoneImpl(value, &cached);
+  if (zone == nullptr) return false;
+  if (zone->has_leap_seconds()) {
+    *message = "time zone \"" + s + "\" appears to use leap seconds";
+    *detail = "PostgreSQL does not support leap seconds.";
+    return false;
+  }
+  *canonical = zone->name();
+  return true;
 }
 
 namespace {

@@ -61,6 +61,12 @@ class Zone {
   // type of the zone has the same UTC offset.
   bool FixedOffset(int32_t* gmtoff) const;
 
+  // The name PostgreSQL shows for the zone (SHOW TimeZone): the file's name
+  // as spelled on disk ("Europe/Paris" for "europe/paris"), or the
+  // upper-cased POSIX string ("ABC5").
+  const std::string& name() const { return name_; }
+  bool has_leap_seconds() const { return leap_seconds_; }
+
   // Loading.
   static Zone* FromTzif(const std::string& data);
   static Zone* FromPosix(std::string_view spec);
@@ -75,6 +81,10 @@ class Zone {
   std::vector<TType> ttis_;
   bool has_rule_ = false;
   PosixRule rule_;
+  std::string name_;
+  bool leap_seconds_ = false;
+
+  friend const Zone* LoadZoneForCache(const std::string& upper);
 };
 
 // pg_tzset: a zone by name (TZif file, else POSIX TZ string), nullptr when
@@ -88,6 +98,15 @@ const Zone* FixedZone(int32_t gmtoff);
 // "-3.5") as SET TIME ZONE accepts, else FindZone. Unknown names fall back
 // to UTC. Uses a per-thread cache of the last setting.
 const Zone* SessionZone(std::string_view setting);
+
+// check_timezone for SET TIME ZONE / SET timezone: a number of hours east
+// of UTC ("2", "-3.5", "+02"), a zone file name (case-insensitive) or a
+// POSIX TZ string. On success *canonical is what SHOW TimeZone prints
+// afterwards ("<+02>-02", "Europe/Paris", "ABC5"); on failure *message is
+// empty for the plain 22023 "invalid value for parameter" error, else
+// PostgreSQL's specific message, and *detail its detail.
+bool CheckTimeZoneSetting(std::string_view value, std::string* canonical,
+                          std::string* message, std::string* detail);
 
 // A zone abbreviation from PostgreSQL's "Default" timezone_abbreviations set
 // (lower-case key). kind: 'T' fixed standard (TZ), 'D' fixed daylight (DTZ),
