@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "planner/types_tz.h"
+
 namespace kova::planner {
 namespace {
 
@@ -195,20 +197,6 @@ bool ParseBool(std::string_view v, bool* out) {
   return true;
 }
 
-// Time zone names PostgreSQL accepts: IANA names (from the system's zone
-// database), and the forms SET TIME ZONE produces for numeric offsets.
-bool ValidTimeZone(const std::string& tz) {
-  if (tz.empty()) return false;
-  std::string upper = tz;
-  for (char& c : upper) c = static_cast<char>(std::toupper(c));
-  if (upper == "UTC" || upper == "GMT" || upper == "Z") return true;
-  if (tz[0] == '<') return tz.find('>') != std::string::npos;  // POSIX form
-  if (tz.find("..") != std::string::npos || tz[0] == '/') return false;
-  struct stat st;
-  std::string path = "/usr/share/zoneinfo/" + tz;
-  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
-
 }  // namespace
 
 Settings::Settings(const std::string& server_version, const std::string& user,
@@ -265,7 +253,7 @@ bool Settings::Normalise(const std::string& key, std::string_view raw,
       std::string unit = Lower(Trim(end ? end : ""));
       if (end == v.c_str()) {
         *error = Err("22023", std::string("invalid value for parameter \"") +
-                                  def->name + "\": \"" + value + "\"");
+                                  key + "\": \"" + value + "\"");
         return false;
       }
       double ms = n;
@@ -281,7 +269,7 @@ bool Settings::Normalise(const std::string& key, std::string_view raw,
         ms = n / 1000;
       else if (!unit.empty() && unit != "ms") {
         PgError e = Err("22023", std::string("invalid value for parameter \"") +
-                                     def->name + "\": \"" + value + "\"");
+                                     key + "\": \"" + value + "\"");
         e.hint =
             "Valid units for this parameter are \"us\", \"ms\", \"s\", "
             "\"min\", \"h\", and \"d\".";
@@ -292,7 +280,7 @@ bool Settings::Normalise(const std::string& key, std::string_view raw,
         *error = Err("22023", std::to_string(static_cast<long long>(ms)) +
                                   " ms is outside the valid range for "
                                   "parameter \"" +
-                                  def->name + "\" (0 .. 2147483647)");
+                                  key + "\" (0 .. 2147483647)");
         return false;
       }
       long long m = static_cast<long long>(ms);
@@ -313,7 +301,7 @@ bool Settings::Normalise(const std::string& key, std::string_view raw,
     case Kind::kBool: {
       bool b;
       if (!ParseBool(value, &b)) {
-        *error = Err("22023", std::string("parameter \"") + def->name +
+        *error = Err("22023", std::string("parameter \"") + key +
                                   "\" requires a Boolean value");
         return false;
       }
@@ -328,7 +316,7 @@ bool Settings::Normalise(const std::string& key, std::string_view raw,
       long n = static_cast<long>(std::nearbyint(d));  // half to even, as rint
       if (v.empty() || *end != '\0') {
         *error = Err("22023", std::string("invalid value for parameter \"") +
-                                  def->name + "\": \"" + value + "\"");
+                                  key + "\": \"" + value + "\"");
         return false;
       }
       std::string range = def->choices;
@@ -338,8 +326,8 @@ bool Settings::Normalise(const std::string& key, std::string_view raw,
         *error = Err("22023", std::to_string(n) +
                                   " is outside the valid range for parameter "
                                   "\"" +
-                                  def->name + "\" (" + std::to_string(lo) +
-                                  " .. " + std::to_string(hi) + ")");
+                                  key + "\" (" + std::to_string(lo) + " .. " +
+                                  std::to_string(hi) + ")");
         return false;
       }
       *out = std::to_string(n);
@@ -360,7 +348,8 @@ bool Settings::Normalise(const std::string& key, std::string_view raw,
         if (comma == std::string::npos) break;
         start = comma + 1;
       }
-      PgError e = InvalidValue(*def, value);
+      PgError e = Err("22023", "invalid value for parameter \"" + key +
+                                   "\": \"" + std::string(value) + "\"");
       std::string avail;
       for (char ch : choices)
         avail += ch == ',' ? std::string(", ") : std::string(1, ch);
@@ -390,55 +379,79 @@ bool Settings::Normalise(const std::string& key, std::string_view raw,
       return false;
     }
     case Kind::kDateStyle: {
-      // "ISO", "ISO, MDY", "MDY, ISO", ...: Kova prints ISO only.
+      // check_datestyle: a list of a style and/or an order; what is not
+      // given keeps its current value ("German" alone implies DMY).
+      std::string current = Get("DateStyle");
+      size_t comma = current.find(',');
+      std::string style = current.substr(0, comma);
+      std::string order =
+          comma == std::string::npos ? "MDY" : Trim(current.substr(comma + 1));
+      bool have_style = false, have_order = false;
       std::string v = Lower(value);
-      std::string order = "MDY";
-      bool iso = false, other_style = false;
       size_t start = 0;
       while (start <= v.size()) {
-        size_t comma = v.find(',', start);
-        std::string part = Trim(v.substr(start, comma - start));
-        if (part == "iso")
-          iso = true;
-        else if (part == "mdy" || part == "us" || part == "noneuropean")
-          order = "MDY";
-        else if (part == "dmy" || part == "euro" || part == "european")
-          order = "DMY";
-        else if (part == "ymd")
-          order = "YMD";
-        else if (part == "sql" || part == "postgres" || part == "german")
-          other_style = true;
-        else if (!part.empty()) {
-          *error = InvalidValue(*def, value);
-          error->detail = "Unrecognized key word: \"" + part + "\".";
-          return false;
+        size_t end = v.find_first_of(", ", start);
+        std::string part = Trim(v.substr(start, end - start));
+        if (!part.empty()) {
+          std::string new_style, new_order;
+          if (part == "iso")
+            new_style = "ISO";
+          else if (part == "sql")
+            new_style = "SQL";
+          else if (part == "postgres")
+            new_style = "Postgres";
+          else if (part == "german") {
+            new_style = "German";
+            if (!have_order) order = "DMY";
+          } else if (part == "ymd")
+            new_order = "YMD";
+          else if (part == "dmy" || part == "euro" || part == "european")
+            new_order = "DMY";
+          else if (part == "mdy" || part == "us" || part == "noneuro" ||
+                   part == "noneuropean")
+            new_order = "MDY";
+          else if (part == "default") {
+            new_style = "ISO";
+            new_order = "MDY";
+          } else {
+            *error = InvalidValue(*def, value);
+            error->detail = "Unrecognized key word: \"" + part + "\".";
+            return false;
+          }
+          if (!new_style.empty()) {
+            if (have_style && new_style != style) {
+              *error = InvalidValue(*def, value);
+              error->detail = "Conflicting \"datestyle\" specifications.";
+              return false;
+            }
+            style = new_style;
+            have_style = true;
+          }
+          if (!new_order.empty()) {
+            if (have_order && new_order != order) {
+              *error = InvalidValue(*def, value);
+              error->detail = "Conflicting \"datestyle\" specifications.";
+              return false;
+            }
+            order = new_order;
+            have_order = true;
+          }
         }
-        if (comma == std::string::npos) break;
-        start = comma + 1;
+        if (end == std::string::npos) break;
+        start = end + 1;
       }
-      if (other_style) {
-        *error = Err("0A000", "DateStyle \"" + std::string(value) +
-                                  "\" is not supported: Kova prints dates in "
-                                  "ISO style only");
-        return false;
-      }
-      (void)iso;
-      *out = "ISO, " + order;
+      *out = style + ", " + order;
       return true;
     }
     case Kind::kIntervalStyle: {
       std::string v = Lower(Trim(value));
-      if (v == "postgres") {
+      if (v == "postgres" || v == "postgres_verbose" || v == "sql_standard" ||
+          v == "iso_8601") {
         *out = v;
         return true;
       }
-      if (v == "postgres_verbose" || v == "sql_standard" || v == "iso_8601") {
-        *error = Err("0A000", "IntervalStyle \"" + v +
-                                  "\" is not supported: Kova prints intervals "
-                                  "in postgres style only");
-        return false;
-      }
-      PgError e = InvalidValue(*def, value);
+      PgError e = Err("22023", "invalid value for parameter \"" + key +
+                                   "\": \"" + std::string(value) + "\"");
       e.hint =
           "Available values: postgres, postgres_verbose, sql_standard, "
           "iso_8601.";
@@ -446,12 +459,15 @@ bool Settings::Normalise(const std::string& key, std::string_view raw,
       return false;
     }
     case Kind::kTimeZone: {
-      std::string v = Trim(value);
-      if (!ValidTimeZone(v)) {
-        *error = InvalidValue(*def, value);
+      std::string canonical, message, detail;
+      if (!types::tz::CheckTimeZoneSetting(value, &canonical, &message,
+                                           &detail)) {
+        *error =
+            message.empty() ? InvalidValue(*def, value) : Err("22023", message);
+        error->detail = detail;
         return false;
       }
-      *out = v;
+      *out = canonical;
       return true;
     }
   }
@@ -469,8 +485,8 @@ bool Settings::Set(std::string_view name, std::string_view value, bool is_local,
     return false;
   }
   if (def && def->read_only) {
-    *error = Err("55P02", std::string("parameter \"") + def->name +
-                              "\" cannot be changed");
+    *error = Err("55P02",
+                 std::string("parameter \"") + key + "\" cannot be changed");
     return false;
   }
   std::string normalised;
@@ -505,8 +521,8 @@ bool Settings::Reset(std::string_view name, PgError* error) {
     return false;
   }
   if (def && def->read_only) {
-    *error = Err("55P02", std::string("parameter \"") + def->name +
-                              "\" cannot be changed");
+    *error = Err("55P02",
+                 std::string("parameter \"") + key + "\" cannot be changed");
     return false;
   }
   auto it = defaults_.find(key);

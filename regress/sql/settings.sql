@@ -1,8 +1,7 @@
 --
 -- SET, SHOW, RESET, set_config and current_setting
 --
--- (the runner's psql starts with PGTZ=PST8PDT and DateStyle 'ISO, MDY';
--- Kova prints dates in ISO style only so far)
+-- (the runner's psql starts with PGTZ=PST8PDT and DateStyle 'ISO, MDY')
 -- server_version carries the distribution's suffix ("15.18 (Debian ...)") and
 -- the point release differs between machines: compare the major version only
 SELECT split_part(current_setting('server_version'), '.', 1) AS major;
@@ -19,9 +18,20 @@ SET DateStyle = 'ISO, MDY';
 SHOW DateStyle;
 SET datestyle TO iso, dmy;
 SHOW datestyle;
+SET DATESTYLE = 'German';
+SHOW DateStyle;
+SELECT '2024-03-05 13:14:15.5'::timestamp, '2024-03-05'::date, '2024-03-05 13:14:15+00'::timestamptz;
+SET DateStyle = 'SQL, DMY';
+SHOW DateStyle;
+SELECT '2024-03-05 13:14:15.5'::timestamp, '2024-03-05'::date, '2024-03-05 13:14:15+00'::timestamptz;
 SET DateStyle = 'YMD';
 SHOW DateStyle;
+SET DateStyle = 'Postgres';
+SHOW DateStyle;
+SELECT '2024-03-05 13:14:15.5'::timestamp, '2024-03-05'::date, '2024-03-05 13:14:15+00'::timestamptz;
 SET DateStyle = 'nonsense';
+SET DateStyle = 'ISO, German';
+SHOW DateStyle;
 RESET DateStyle;
 SHOW DateStyle;
 SET DateStyle TO DEFAULT;
@@ -39,6 +49,12 @@ SHOW TimeZone;
 SET TIME ZONE LOCAL;
 SHOW TimeZone;
 SET TIME ZONE 'Etc/GMT+3';
+SHOW TimeZone;
+SET TimeZone = '+02:00';
+SHOW TimeZone;
+SET TIME ZONE 4.5;
+SHOW TimeZone;
+SET TimeZone = 'europe/paris';
 SHOW TimeZone;
 SET TIME ZONE INTERVAL '+05:30' HOUR TO MINUTE;
 SHOW TimeZone;
@@ -246,3 +262,13 @@ SHOW "DateStyle";
 SHOW transaction_isolation;
 SHOW default_transaction_isolation;
 SHOW max_identifier_length;
+-- IntervalStyle
+SET IntervalStyle = 'sql_standard';
+SELECT '1 year 2 months 3 days 04:05:06'::interval, '-1 day'::interval;
+SET IntervalStyle = 'iso_8601';
+SELECT '1 year 2 months 3 days 04:05:06'::interval;
+SET IntervalStyle = 'postgres_verbose';
+SELECT '1 year 2 months 3 days 04:05:06'::interval;
+SET IntervalStyle = 'nonsense';
+RESET IntervalStyle;
+SELECT '1 year 2 months 3 days 04:05:06'::interval;
