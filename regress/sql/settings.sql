@@ -1,7 +1,8 @@
 --
 -- SET, SHOW, RESET, set_config and current_setting
 --
--- (the runner's psql starts with PGTZ=PST8PDT and DateStyle 'ISO, MDY')
+-- (the runner's psql starts with PGTZ=PST8PDT, DateStyle 'Postgres, MDY' and
+-- IntervalStyle postgres_verbose, as pg_regress does)
 -- server_version carries the distribution's suffix ("15.18 (Debian ...)") and
 -- the point release differs between machines: compare the major version only
 SELECT split_part(current_setting('server_version'), '.', 1) AS major;
