@@ -475,10 +475,11 @@ bool Settings::Normalise(const std::string& key, std::string_view raw,
   return true;
 }
 
-bool Settings::Set(std::string_view name, std::string_view value, bool is_local,
-                   PgError* error) {
+// A parameter SET and RESET may change: known (or a custom "a.b" one) and
+// not read-only.
+static bool CheckSettable(std::string_view name, const std::string& key,
+                          PgError* error) {
   const Def* def = FindDef(name);
-  std::string key = Lower(name);
   if (!def && key.find('.') == std::string::npos) {
     *error = Err("42704", "unrecognized configuration parameter \"" +
                               std::string(name) + "\"");
@@ -489,6 +490,13 @@ bool Settings::Set(std::string_view name, std::string_view value, bool is_local,
                  std::string("parameter \"") + key + "\" cannot be changed");
     return false;
   }
+  return true;
+}
+
+bool Settings::Set(std::string_view name, std::string_view value, bool is_local,
+                   PgError* error) {
+  std::string key = Lower(name);
+  if (!CheckSettable(name, key, error)) return false;
   std::string normalised;
   if (!Normalise(key, value, &normalised, error)) return false;
   BeforeChange();
@@ -513,18 +521,8 @@ bool Settings::SetStartup(std::string_view name, std::string_view value,
 }
 
 bool Settings::Reset(std::string_view name, PgError* error) {
-  const Def* def = FindDef(name);
   std::string key = Lower(name);
-  if (!def && key.find('.') == std::string::npos) {
-    *error = Err("42704", "unrecognized configuration parameter \"" +
-                              std::string(name) + "\"");
-    return false;
-  }
-  if (def && def->read_only) {
-    *error = Err("55P02",
-                 std::string("parameter \"") + key + "\" cannot be changed");
-    return false;
-  }
+  if (!CheckSettable(name, key, error)) return false;
   auto it = defaults_.find(key);
   BeforeChange();
   Value& v = values_[key];

@@ -220,6 +220,14 @@ bool Connection::ReadMessage(char* type, std::string* body, bool copy) {
         return false;
       }
   }
+  if (!ReadBody(len, limit, body)) return false;
+  *type = t;
+  return true;
+}
+
+bool Connection::ReadBody(uint32_t len, size_t limit, std::string* body) {
+  // The 5-byte header (type, length) is in the buffer; the length counts
+  // itself but not the type byte.
   if (len < 4 || len - 4 > limit) {
     Fatal("08P01", "invalid message length");
     return false;
@@ -228,7 +236,6 @@ bool Connection::ReadMessage(char* type, std::string* body, bool copy) {
   if (!Fill(len - 4)) return false;
   body->assign(in_.get() + in_pos_, len - 4);
   in_pos_ += len - 4;
-  *type = t;
   return true;
 }
 
@@ -538,15 +545,7 @@ bool Connection::ReadPasswordPacket(std::string* body, const char* what) {
                        std::to_string(static_cast<unsigned char>(t)));
     return false;
   }
-  if (len < 4 || len - 4 > kMaxAuthPacket) {
-    Fatal("08P01", "invalid message length");
-    return false;
-  }
-  in_pos_ += 5;
-  if (!Fill(len - 4)) return false;
-  body->assign(in_.get() + in_pos_, len - 4);
-  in_pos_ += len - 4;
-  return true;
+  return ReadBody(len, kMaxAuthPacket, body);
 }
 
 void Connection::AuthFailed(const std::string& user) {

@@ -114,6 +114,8 @@ class Connection : private planner::ResultSink {
   // Startup and authentication. False: the connection ends.
   bool Startup();
   bool Authenticate(const std::string& user, const std::string& database);
+  // Reads the body of the message whose header is at in_pos_.
+  bool ReadBody(uint32_t len, size_t limit, std::string* body);
   bool ReadPasswordPacket(std::string* body, const char* what);
   bool RunScram(const std::string& user, const planner::RoleAuth& role);
   void AuthFailed(const std::string& user);
