@@ -85,5 +85,35 @@ def select_back():
 
 
 t.step("select rows", select_back, needs=["tables"])
+
+
+# The ORM: a declarative model, a Session that adds objects and reads back
+# the serial keys the server assigned, and a query.
+from sqlalchemy import orm  # noqa: E402
+
+Base = orm.declarative_base(metadata=meta)
+
+
+class Book(Base):
+    __tablename__ = "sa_books"
+    id = sa.Column(sa.Integer, primary_key=True)  # SERIAL
+    title = sa.Column(sa.String(100), nullable=False)
+
+
+t.step("orm create_all", lambda: Base.metadata.create_all(engine, tables=[Book.__table__]),
+       needs=["catalog", "tables"])
+
+
+def orm_session():
+    with orm.Session(engine) as session:
+        books = [Book(title="The Hobbit"), Book(title="LOTR")]
+        session.add_all(books)
+        session.commit()
+        keys = [b.id for b in books]
+        titles = [b.title for b in session.query(Book).order_by(Book.id)]
+        return {"keys": keys, "titles": titles}
+
+
+t.step("orm session add, commit, query", orm_session, needs=["tables"])
 t.step("metadata.drop_all", lambda: meta.drop_all(engine), needs=["catalog", "tables"])
 engine.dispose()
