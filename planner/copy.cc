@@ -259,6 +259,7 @@ ExecuteResult SessionImpl::RunCopy(const Plan& plan, ResultSink* sink) {
   auto inner = std::make_shared<Plan>();
   inner->tree = plan.tree;
   inner->node = copy->query;
+  inner->simple = true;  // COPY takes no parameters
   if (copy->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT ||
       !AnalyzeSelect(inner.get(), &error)) {
     if (error.message.empty())

@@ -153,7 +153,7 @@ bool Analyzer::Analyze(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
       return AnalyzeConst(node->a_const, out, error);
     case PG_QUERY__NODE__NODE_PARAM_REF: {
       int n = node->param_ref->number;
-      if (n < 1 || n > 65535) {
+      if (n < 1 || n > 65535 || !param_types_) {
         *error = Err("42P02", "there is no parameter $" + std::to_string(n),
                      node->param_ref->location);
         return false;
@@ -472,6 +472,7 @@ bool Analyzer::Coerce(std::unique_ptr<Expr>* expr, uint32_t type,
 }
 
 bool Analyzer::CheckParams(PgError* error) {
+  if (!param_types_) return true;
   for (size_t i = 0; i < param_types_->size(); i++) {
     if ((*param_types_)[i] == 0 || (*param_types_)[i] == oid::kUnknown) {
       // An unused or untyped parameter: PostgreSQL treats it as text only

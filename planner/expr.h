@@ -74,6 +74,8 @@ class Analyzer {
  public:
   // `param_types` holds the types known for $1..$n (0 = unknown) and is
   // extended and filled as parameters are seen and resolved.
+  // `param_types` null: the statement has no parameters (a simple query),
+  // so $n is an error, as in PostgreSQL.
   Analyzer(SessionHooks* hooks, std::vector<uint32_t>* param_types)
       : hooks_(hooks), param_types_(param_types) {}
 

@@ -233,6 +233,7 @@ void SessionImpl::SimpleQuery(
     plan->tree = tree;
     plan->node = tree->statement(i).stmt;
     plan->text = std::string(tree->statement_text(i));
+    plan->simple = true;
     ExecuteResult r;
     if (failed_ && !IsTransactionExit(plan->node)) {
       r = Fail(Err("25P02",
@@ -492,6 +493,7 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
       inner->tree = plan->tree;
       inner->node = d->query;
       inner->param_types = plan->param_types;
+      inner->simple = plan->simple;
       if (d->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
         *error = Err("0A000",
                      "DECLARE CURSOR for this statement is not "
@@ -547,7 +549,7 @@ bool SessionImpl::AnalyzeValues(Plan* plan, PgError* error) {
                  "supported yet");
     return false;
   }
-  Analyzer analyzer(this, &plan->param_types);
+  Analyzer analyzer(this, plan->simple ? nullptr : &plan->param_types);
   size_t ncols = 0;
   for (size_t r = 0; r < s->n_values_lists; r++) {
     const PgQuery__List* list = s->values_lists[r]->list;
@@ -663,7 +665,7 @@ bool SessionImpl::AnalyzeSelect(Plan* plan, PgError* error) {
     *error = Err("0A000", "GROUP BY, HAVING and WINDOW are not supported yet");
     return false;
   }
-  Analyzer analyzer(this, &plan->param_types);
+  Analyzer analyzer(this, plan->simple ? nullptr : &plan->param_types);
   for (size_t i = 0; i < s->n_target_list; i++) {
     const PgQuery__ResTarget* t = s->target_list[i]->res_target;
     const PgQuery__Node* val = t->val;

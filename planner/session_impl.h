@@ -49,6 +49,7 @@ struct Plan {
   // VALUES lists: one expression per column for each row.
   std::vector<std::vector<std::shared_ptr<Expr>>> values;
   bool is_select = false;
+  bool simple = false;  // from a simple query: no parameters exist
 };
 
 class PreparedStatementImpl : public PreparedStatement {

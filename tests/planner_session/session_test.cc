@@ -166,6 +166,13 @@ TEST_F(SessionTest, ArithmeticAndErrors) {
   EXPECT_EQ(r.error.message, "CREATE TABLE is not supported yet");
 }
 
+TEST_F(SessionTest, ParametersInASimpleQuery) {
+  ExecuteResult r = One("SELECT 1 + $1");
+  EXPECT_EQ(r.error.sqlstate, "42P02");
+  EXPECT_EQ(r.error.message, "there is no parameter $1");
+  EXPECT_EQ(r.error.position, 12);
+}
+
 TEST_F(SessionTest, EmptyQueryAndMultipleStatements) {
   Sink sink;
   auto results = Query("-- nothing here\n", &sink);
