@@ -436,13 +436,46 @@ bool SessionImpl::SetSetting(const std::string& name, const Value& value,
   return settings_.Show(name, result, error);
 }
 
+// statement_timeout in milliseconds (0: none), from its SHOW form ("90s").
+int64_t SessionImpl::StatementTimeoutMs() {
+  std::string v = settings_.Get("statement_timeout");
+  char* end = nullptr;
+  double n = std::strtod(v.c_str(), &end);
+  std::string unit = end ? end : "";
+  if (unit == "s")
+    n *= 1000;
+  else if (unit == "min")
+    n *= 60000;
+  else if (unit == "h")
+    n *= 3600000;
+  else if (unit == "d")
+    n *= 86400000;
+  return static_cast<int64_t>(n);
+}
+
 bool SessionImpl::Sleep(double seconds, PgError* error) {
   std::unique_lock<std::mutex> lock(sleep_mu_);
-  auto until = std::chrono::steady_clock::now() +
-               std::chrono::microseconds(
-                   static_cast<int64_t>(std::max(0.0, seconds) * 1e6));
+  auto now = std::chrono::steady_clock::now();
+  auto until = now + std::chrono::microseconds(
+                         static_cast<int64_t>(std::max(0.0, seconds) * 1e6));
+  // The statement's deadline, counted from when it started.
+  int64_t timeout_ms = StatementTimeoutMs();
+  bool timed = false;
+  if (timeout_ms > 0) {
+    int64_t elapsed_us = NowMicros() - statement_start_;
+    auto deadline = now + std::chrono::microseconds(std::max<int64_t>(
+                              0, timeout_ms * 1000 - elapsed_us));
+    if (deadline < until) {
+      until = deadline;
+      timed = true;
+    }
+  }
   if (sleep_cv_.wait_until(lock, until, [&] { return cancel_.load(); })) {
     *error = Err("57014", "canceling statement due to user request");
+    return false;
+  }
+  if (timed) {
+    *error = Err("57014", "canceling statement due to statement timeout");
     return false;
   }
   return true;
@@ -522,6 +555,13 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
       if (!f->ismove) plan->columns = it->second.plan->columns;
       return true;
     }
+    case PG_QUERY__NODE__NODE_RENAME_STMT:
+      if (node->rename_stmt->rename_type !=
+          PG_QUERY__OBJECT_TYPE__OBJECT_ROLE) {
+        *error = Err("0A000", "ALTER ... RENAME is not supported yet");
+        return false;
+      }
+      return true;
     case PG_QUERY__NODE__NODE_CLOSE_PORTAL_STMT:
     case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
     case PG_QUERY__NODE__NODE_TRANSACTION_STMT:

@@ -133,6 +133,7 @@ class SessionImpl : public Session, public SessionHooks {
   bool SetSetting(const std::string& name, const Value& value, bool is_local,
                   std::string* result, PgError* error) override;
   bool Sleep(double seconds, PgError* error) override;
+  int64_t StatementTimeoutMs();
 
  private:
   // Analysis (Parse) and execution of one statement.
@@ -153,6 +154,8 @@ class SessionImpl : public Session, public SessionHooks {
                         PortalImpl* portal);
   ExecuteResult RunCreateRole(const PgQuery__CreateRoleStmt* stmt);
   ExecuteResult RunAlterRole(const PgQuery__AlterRoleStmt* stmt);
+  ExecuteResult RunRenameRole(const PgQuery__RenameStmt* stmt,
+                              ResultSink* sink);
   ExecuteResult RunDropRole(const PgQuery__DropRoleStmt* stmt,
                             ResultSink* sink);
   ExecuteResult RunCopy(const Plan& plan, ResultSink* sink);

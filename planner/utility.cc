@@ -372,6 +372,11 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
       return RunAlterRole(node->alter_role_stmt);
     case PG_QUERY__NODE__NODE_DROP_ROLE_STMT:
       return RunDropRole(node->drop_role_stmt, sink);
+    case PG_QUERY__NODE__NODE_RENAME_STMT: {
+      PgError ro;
+      if (!CheckWritable("ALTER ROLE", &ro)) return Fail(ro);
+      return RunRenameRole(node->rename_stmt, sink);
+    }
     case PG_QUERY__NODE__NODE_COPY_STMT:
       return RunCopy(plan, sink);
     case PG_QUERY__NODE__NODE_FETCH_STMT: {  // MOVE
@@ -784,6 +789,43 @@ ExecuteResult SessionImpl::RunAlterRole(const PgQuery__AlterRoleStmt* stmt) {
                         &error))
     return Fail(error);
   if (!EngineUpdateRole(engine_, role, &error)) return Fail(error);
+  return Tag("ALTER ROLE");
+}
+
+// ALTER ROLE old RENAME TO new, with RenameRole's checks in its order.
+ExecuteResult SessionImpl::RunRenameRole(const PgQuery__RenameStmt* stmt,
+                                         ResultSink* sink) {
+  std::string old_name = stmt->subname;
+  std::string new_name = stmt->newname;
+  RoleRecord role;
+  if (!EngineFindRole(engine_, old_name, &role)) {
+    return Fail(Err("42704", "role \"" + old_name + "\" does not exist"));
+  }
+  if (old_name == user_) {
+    return Fail(Err("0A000", "session user cannot be renamed"));
+  }
+  if (new_name.rfind("pg_", 0) == 0) {
+    PgError e = Err("42939", "role name \"" + new_name + "\" is reserved");
+    e.detail = "Role names starting with \"pg_\" are reserved.";
+    return Fail(e);
+  }
+  RoleRecord existing;
+  if (EngineFindRole(engine_, new_name, &existing)) {
+    return Fail(Err("42710", "role \"" + new_name + "\" already exists"));
+  }
+  if (!superuser_)
+    return Fail(Err("42501", "permission denied to rename role"));
+  // An md5 hash includes the role name: it cannot survive a rename.
+  if (role.password.rfind("md5", 0) == 0) {
+    role.password.clear();
+    Notice(sink, "NOTICE", "00000",
+           "MD5 password cleared because of role rename");
+  }
+  PgError error;
+  role.name = new_name;
+  if (!EngineCreateRole(engine_, role, &error) ||
+      !EngineDropRole(engine_, old_name, &error))
+    return Fail(error);
   return Tag("ALTER ROLE");
 }
 

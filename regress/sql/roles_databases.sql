@@ -46,6 +46,16 @@ ALTER ROLE regress_rd_plain CONNECTION LIMIT 10;
 ALTER ROLE regress_rd_plain VALID UNTIL 'infinity';
 ALTER USER regress_rd_user NOCREATEDB;
 ALTER ROLE regress_rd_plain LOGIN;
+ALTER ROLE regress_rd_pw RENAME TO regress_rd_pw2;
+SET password_encryption = 'md5';
+ALTER ROLE regress_rd_pw2 PASSWORD 'secret';
+ALTER ROLE regress_rd_pw2 RENAME TO regress_rd_pw3;
+RESET password_encryption;
+ALTER ROLE regress_rd_pw3 RENAME TO regress_rd_login;
+ALTER ROLE regress_rd_pw3 RENAME TO pg_regress_rd;
+ALTER ROLE regress_rd_nosuch RENAME TO regress_rd_x;
+ALTER ROLE postgres RENAME TO regress_rd_postgres;
+ALTER ROLE regress_rd_pw3 RENAME TO regress_rd_pw;
 ALTER ROLE nosuch_role LOGIN;
 ALTER ROLE regress_rd_plain LOGIN NOLOGIN;
 -- DROP ROLE

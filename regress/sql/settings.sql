@@ -273,3 +273,8 @@ SELECT '1 year 2 months 3 days 04:05:06'::interval;
 SET IntervalStyle = 'nonsense';
 RESET IntervalStyle;
 SELECT '1 year 2 months 3 days 04:05:06'::interval;
+-- statement_timeout cancels a running statement
+SET statement_timeout = '200ms';
+SELECT pg_sleep(5);
+SELECT pg_sleep(0.01);
+RESET statement_timeout;
