@@ -1,7 +1,174 @@
-// The catalog: table, column, type, constraint, index, view and sequence
-// definitions kept as documents, and the mapping sequence <-> counter row.
-// Built in the SQL issue; this header marks the layer's place (it depends on
-// docstore only).
+// The SQL catalog of one database: schemas, tables (columns, constraints,
+// indexes), sequences and views, kept as documents in the database's
+// collection "pg_catalog.objects" (no SQL table can map to that name, since
+// PostgreSQL refuses tables in pg_catalog), and the mapping of sequences to
+// rows of admin.counters. Depends on docstore only.
 #pragma once
 
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "docstore/docstore.h"
+
+namespace kova::catalog {
+
+using docstore::Status;
+
+inline constexpr const char* kObjectsCollection = "pg_catalog.objects";
+inline constexpr uint32_t kFirstOid = 16384;
+
+struct Column {
+  std::string name;
+  uint32_t type = 0;  // PostgreSQL type OID
+  int32_t typmod = -1;
+  bool not_null = false;
+  std::string default_expr;  // SQL text; empty: no default
+  char identity = 0;         // 0, 'a' (ALWAYS) or 'd' (BY DEFAULT)
+  // The counter row (admin.counters _id) when the column is autoincrement.
+  std::string counter;
+  // The schema-qualified sequence that feeds it ("public.orders_id_seq").
+  std::string sequence;
+};
+
+struct Constraint {
+  std::string name;
+  char kind = 0;  // 'p' primary key, 'u' unique, 'c' check, 'f' foreign key
+  std::vector<std::string> columns;
+  std::string check_expr;  // 'c': SQL text
+  // 'f': the referenced table (schema-qualified) and its columns; actions
+  // as pg_constraint: 'a' no action, 'r' restrict, 'c' cascade, 'n' set
+  // null, 'd' set default.
+  std::string ref_table;
+  std::vector<std::string> ref_columns;
+  char on_delete = 'a';
+  char on_update = 'a';
+  bool nulls_not_distinct = false;
+};
+
+struct Index {
+  std::string name;
+  uint32_t oid = 0;
+  bool unique = false;
+  std::vector<std::string> columns;
+  // The constraint that owns it ('p' / 'u'), empty for CREATE INDEX.
+  std::string constraint;
+};
+
+struct Table {
+  uint32_t oid = 0;
+  std::string schema, name;
+  std::string collection;  // docstore collection: "orders", "sales.orders"
+  std::string owner;
+  std::vector<Column> columns;
+  std::vector<Constraint> constraints;
+  std::vector<Index> indexes;
+  std::string comment;
+  std::map<std::string, std::string> column_comments;
+
+  const Column* FindColumn(std::string_view column) const;
+  int ColumnIndex(std::string_view column) const;  // -1 when absent
+  const Constraint* PrimaryKey() const;
+};
+
+struct Sequence {
+  uint32_t oid = 0;
+  std::string schema, name;
+  std::string counter;  // admin.counters _id
+  uint32_t type = 20;   // AS int2/int4/int8 (OID)
+  int64_t cache = 1;
+  std::string owned_table;  // schema-qualified, empty when not owned
+  std::string owned_column;
+  std::string owner;
+};
+
+struct ViewColumn {
+  std::string name;
+  uint32_t type = 0;
+  int32_t typmod = -1;
+};
+
+struct View {
+  uint32_t oid = 0;
+  std::string schema, name;
+  std::string query;  // the SELECT, as SQL text
+  std::vector<ViewColumn> columns;
+  std::string owner;
+};
+
+struct Schema {
+  uint32_t oid = 0;
+  std::string name;
+  std::string owner;
+};
+
+// An immutable snapshot of one database's catalog.
+class Catalog {
+ public:
+  static Status Load(docstore::Session* session, std::string_view db,
+                     std::shared_ptr<const Catalog>* out);
+
+  const std::string& db() const { return db_; }
+  const Table* FindTable(std::string_view schema, std::string_view name) const;
+  const Sequence* FindSequence(std::string_view schema,
+                               std::string_view name) const;
+  const View* FindView(std::string_view schema, std::string_view name) const;
+  const Schema* FindSchema(std::string_view name) const;
+  // The table owning an index of this name in the schema.
+  const Table* FindIndexTable(std::string_view schema, std::string_view name,
+                              const Index** index = nullptr) const;
+  // Any relation (table, sequence, view or index) of that name.
+  bool RelationExists(std::string_view schema, std::string_view name) const;
+
+  const std::map<std::string, Table>& tables() const { return tables_; }
+  const std::map<std::string, Sequence>& sequences() const {
+    return sequences_;
+  }
+  const std::map<std::string, View>& views() const { return views_; }
+  const std::map<std::string, Schema>& schemas() const { return schemas_; }
+
+  // Writes, each in the caller's transaction; every write changes the
+  // catalog version, so sessions reload.
+  static Status PutTable(docstore::Session* session, std::string_view db,
+                         const Table& table);
+  static Status PutSequence(docstore::Session* session, std::string_view db,
+                            const Sequence& sequence);
+  static Status PutView(docstore::Session* session, std::string_view db,
+                        const View& view);
+  static Status PutSchema(docstore::Session* session, std::string_view db,
+                          const Schema& schema);
+  // kind: "table", "sequence", "view", "schema".
+  static Status Remove(docstore::Session* session, std::string_view db,
+                       std::string_view kind, std::string_view schema,
+                       std::string_view name);
+  static Status AllocateOid(docstore::Session* session, std::string_view db,
+                            uint32_t* oid);
+
+  // The docstore collection of a table: "name" in public, "schema.name"
+  // elsewhere.
+  static std::string CollectionName(std::string_view schema,
+                                    std::string_view name);
+  // The admin.counters _id of a sequence of its own: "db.name" in public,
+  // "db.schema.name" elsewhere.
+  static std::string SequenceCounterId(std::string_view db,
+                                       std::string_view schema,
+                                       std::string_view name);
+  // The counter of a column: "db.collection.field".
+  static std::string ColumnCounterId(std::string_view db,
+                                     std::string_view collection,
+                                     std::string_view column);
+
+ private:
+  static std::string Key(std::string_view schema, std::string_view name);
+  std::string db_;
+  std::map<std::string, Table> tables_;  // by "schema.name"
+  std::map<std::string, Sequence> sequences_;
+  std::map<std::string, View> views_;
+  std::map<std::string, Schema> schemas_;  // by name
+};
+
+}  // namespace kova::catalog

@@ -420,7 +420,8 @@ Status SessionImpl::DropCollectionLocked(const CollectionMeta& meta) {
 
 Status SessionImpl::AddAutoincrementLocked(const CollectionMeta& meta,
                                            std::string_view field,
-                                           const CounterSpec& spec) {
+                                           const CounterSpec& spec,
+                                           bool keep_counter_row) {
   Status s = ValidateAutoincrementField(field);
   if (!s.ok()) return s;
   if (spec.increment == 0) {
@@ -462,6 +463,11 @@ Status SessionImpl::AddAutoincrementLocked(const CollectionMeta& meta,
         IndexSpec{std::string(field) + "_1", {{std::string(field), 1}}, true},
         nullptr);
     if (!s.ok()) return s;
+  }
+  if (keep_counter_row) {
+    CounterRow row;
+    s = LoadCounterRow(id, &row);
+    if (!s.ok() || row.exists) return s;
   }
   int64_t start =
       spec.start.value_or(spec.increment > 0 ? spec.min_value.value_or(1)

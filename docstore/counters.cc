@@ -42,6 +42,12 @@ void ReadRow(const bson_t* doc, CounterRow* row) {
         break;
       case 'c':
         if (strcmp(key, "cycle") == 0) row->cycle = bson_iter_as_bool(&it);
+        if (strcmp(key, "collection") == 0 && BSON_ITER_HOLDS_UTF8(&it))
+          row->collection = bson_iter_utf8(&it, nullptr);
+        break;
+      case 'f':
+        if (strcmp(key, "field") == 0 && BSON_ITER_HOLDS_UTF8(&it))
+          row->field = bson_iter_utf8(&it, nullptr);
         break;
     }
   }
@@ -387,6 +393,65 @@ Status SessionImpl::ReapplyHandedOut() {
     }
   }
   return s;
+}
+
+Status SessionImpl::LoadCounterRow(const std::string& id, CounterRow* row) {
+  return LoadCounter(this, id, row);
+}
+
+Status SessionImpl::StoreCounterLast(const std::string& id, CounterRow& row,
+                                     int64_t last) {
+  return StoreLast(this, id, row, last);
+}
+
+Status SessionImpl::NextCounterById(const std::string& id, int64_t* value) {
+  CounterRow row;
+  Status s = LoadCounter(this, id, &row);
+  if (!s.ok()) return s;
+  if (!row.exists) {
+    return Status::Error(Code::kNamespaceNotFound,
+                         "counter \"" + id + "\" does not exist");
+  }
+  if (!row.collection.empty() && !row.field.empty() &&
+      CounterId(row.collection, row.field) == id) {
+    const CollectionMeta* meta;
+    s = LookupCollection(row.collection, &meta);
+    if (!s.ok()) return s;
+    if (meta) {
+      for (const auto& f : meta->autoincrement)
+        if (f == row.field) return NextCounterValue(*meta, f, value);
+    }
+  }
+  // A counter of its own: last + increment, start when nothing was handed
+  // out (or the row was reset below its start).
+  const bool asc = row.increment > 0;
+  std::optional<int64_t> next;
+  bool exceeded = false;
+  if (row.last) {
+    int64_t candidate;
+    if (__builtin_add_overflow(*row.last, row.increment, &candidate))
+      exceeded = true;
+    else
+      next = candidate;
+  }
+  bool in_cycle = row.cycle && next && *next >= row.min && *next <= row.max;
+  if (!exceeded && !in_cycle &&
+      (!next || (asc ? *next < row.start : *next > row.start)))
+    next = row.start;
+  if (exceeded || (asc ? *next > row.max : *next < row.min)) {
+    if (!row.cycle) {
+      return Status::Error(Code::kCounterExhausted,
+                           ExhaustedMessage(id, asc, asc ? row.max : row.min));
+    }
+    next = asc ? row.min : row.max;
+  }
+  s = StoreLast(this, id, row, *next);
+  if (!s.ok()) return s;
+  auto& entry = handed_out_[id];
+  entry.first = row.collection;
+  entry.second = *next;
+  *value = *next;
+  return Status::OK();
 }
 
 }  // namespace kova::docstore

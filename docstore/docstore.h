@@ -62,6 +62,10 @@ class Status {
       : code_(code), message_(std::move(message)) {}
   Code code_ = Code::kOk;
   std::string message_;
+
+ public:
+  // kDuplicateKey: the index that refused the key.
+  std::string index_name;
 };
 
 enum class JsonMode { kRelaxed, kCanonical };
@@ -186,8 +190,14 @@ class Session {
                         int* indexes_was = nullptr);
   // Makes an existing field autoincrement: writes the counter row and adds a
   // unique index unless an index already covers exactly that field.
+  // keep_counter_row: an existing counter row with that field's id is kept
+  // as it is (a sequence that a column takes as its default).
   Status AddAutoincrement(std::string_view db, std::string_view collection,
-                          std::string_view field, const CounterSpec& spec);
+                          std::string_view field, const CounterSpec& spec,
+                          bool keep_counter_row = false);
+  // Makes an autoincrement field ordinary again (the counter row stays).
+  Status RemoveAutoincrement(std::string_view db, std::string_view collection,
+                             std::string_view field);
   Status CreateIndex(std::string_view db, std::string_view collection,
                      const IndexSpec& spec, bool* created = nullptr);
   Status DropIndex(std::string_view db, std::string_view collection,
@@ -225,6 +235,49 @@ class Session {
   Document RunCommand(std::string_view db, const bson_t* command);
   std::string RunCommandJson(std::string_view db, std::string_view json,
                              JsonMode mode = JsonMode::kRelaxed);
+
+  // ---- Services for the SQL layer (sql_services.cc) ----
+
+  // Begins a transaction that writes: takes the write lock at once (a
+  // deferred transaction that reads first can meet kConflict later).
+  Status BeginWrite();
+  // Changes whenever a collection, index or autoincrement field changes,
+  // and when BumpCatalogVersion is called (the SQL catalog's own changes).
+  Status CatalogVersion(int64_t* version);
+  Status BumpCatalogVersion();
+  // The quoted SQLite table of a collection (kNamespaceNotFound if absent)
+  // and its autoincrement fields.
+  Status CollectionTable(std::string_view db, std::string_view collection,
+                         std::string* table,
+                         std::vector<std::string>* autoincrement = nullptr);
+  // Replaces / deletes the document stored in row `rid` of the table. A
+  // replaced autoincrement field set beyond its counter moves the counter.
+  Status ReplaceDocument(std::string_view db, std::string_view collection,
+                         int64_t rid, const bson_t* doc);
+  Status DeleteDocument(std::string_view db, std::string_view collection,
+                        int64_t rid);
+
+  // Counter rows by _id, for sequences.
+  struct CounterInfo {
+    bool exists = false;
+    std::string collection, field;  // empty for a sequence of its own
+    std::optional<int64_t> last;
+    int64_t increment = 1, start = 1, min = 1, max = INT64_MAX;
+    bool cycle = false;
+  };
+  Status ReadCounter(std::string_view id, CounterInfo* info);
+  // Creates or replaces the row, with every option written out.
+  Status WriteCounter(std::string_view id, std::string_view collection,
+                      std::string_view field, const CounterSpec& spec,
+                      int64_t last);
+  // The next value (rule 7 applies to a row tied to a collection field);
+  // never handed out twice, whatever happens to the transaction.
+  Status NextCounter(std::string_view id, int64_t* value);
+  Status SetCounterLast(std::string_view id, int64_t last);
+  Status DeleteCounter(std::string_view id);
+  // Gives a row a new _id (and collection and field).
+  Status RenameCounter(std::string_view id, std::string_view new_id,
+                       std::string_view collection, std::string_view field);
 
   // The session's SQLite connection, for layers that run SQL over
   // collections (the planner). Functions kova_key(doc, path) is registered.

@@ -127,6 +127,7 @@ struct CounterRow {
   int64_t min = 1;
   int64_t max = std::numeric_limits<int64_t>::max();
   bool cycle = false;
+  std::string collection, field;
   std::string bytes;  // the row's BSON, patched in place when last moves
 };
 
@@ -156,7 +157,7 @@ class SessionImpl {
   Status InRead(Fn&& fn);
 
   // Transactions.
-  Status Begin();
+  Status Begin(bool immediate = false);
   Status Commit();
   Status Rollback();
   Status Savepoint(std::string_view name);
@@ -179,8 +180,8 @@ class SessionImpl {
                            bool* created);
   Status DropCollectionLocked(const CollectionMeta& meta);
   Status AddAutoincrementLocked(const CollectionMeta& meta,
-                                std::string_view field,
-                                const CounterSpec& spec);
+                                std::string_view field, const CounterSpec& spec,
+                                bool keep_counter_row = false);
   Status BumpCatalogVersion();
   Status WriteCollectionRow(const CollectionMeta& meta);
 
@@ -194,6 +195,10 @@ class SessionImpl {
                          int64_t last);
   Status ValidateCounterDocument(const bson_t* doc, Document* normalized);
   Status ReapplyHandedOut();
+  // A counter row by _id; NextCounterById hands out its next value.
+  Status LoadCounterRow(const std::string& id, CounterRow* row);
+  Status NextCounterById(const std::string& id, int64_t* value);
+  Status StoreCounterLast(const std::string& id, CounterRow& row, int64_t last);
   // Counter rows this session wrote in the current transaction. Valid only
   // while the session holds the write lock, so cleared whenever a
   // transaction or savepoint ends and whenever admin.counters is written
@@ -207,6 +212,8 @@ class SessionImpl {
   Status InsertLocked(const CollectionMeta& meta, const bson_t* doc,
                       Document* stored);
   Status InsertRaw(const CollectionMeta& meta, const bson_t* doc);
+  Status ReplaceLocked(const CollectionMeta& meta, int64_t rid,
+                       const bson_t* doc);
   Status DuplicateKeyError(const CollectionMeta& meta, const bson_t* doc);
   Status FindLocked(const CollectionMeta& meta, const bson_t* filter,
                     const FindOptions& options, std::vector<Document>* out,

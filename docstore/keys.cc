@@ -376,10 +376,82 @@ bool FindKeyExact(bson_iter_t* it, std::string_view key) {
   return false;
 }
 
+// kova_get(doc, field): the top-level field as a plain SQLite value for the
+// SQL layer: booleans as 0/1, binary as a BLOB, an ObjectId as its hex
+// text, documents and arrays as relaxed JSON; NULL when null or missing.
+static void KovaGetFunction(sqlite3_context* ctx, int argc,
+                            sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) != SQLITE_BLOB) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  const auto* data = static_cast<const uint8_t*>(sqlite3_value_blob(argv[0]));
+  int len = sqlite3_value_bytes(argv[0]);
+  const char* field =
+      reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
+  int field_len = sqlite3_value_bytes(argv[1]);
+  bson_t doc;
+  bson_iter_t it;
+  if (!data || !field || !bson_init_static(&doc, data, len) ||
+      !bson_iter_init(&it, &doc) ||
+      !FindKeyExact(&it, std::string_view(field, field_len))) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  switch (bson_iter_type(&it)) {
+    case BSON_TYPE_INT32:
+      sqlite3_result_int64(ctx, bson_iter_int32(&it));
+      break;
+    case BSON_TYPE_INT64:
+      sqlite3_result_int64(ctx, bson_iter_int64(&it));
+      break;
+    case BSON_TYPE_DOUBLE:
+      sqlite3_result_double(ctx, bson_iter_double(&it));
+      break;
+    case BSON_TYPE_BOOL:
+      sqlite3_result_int(ctx, bson_iter_bool(&it) ? 1 : 0);
+      break;
+    case BSON_TYPE_UTF8: {
+      uint32_t n;
+      const char* text = bson_iter_utf8(&it, &n);
+      sqlite3_result_text(ctx, text, static_cast<int>(n), SQLITE_TRANSIENT);
+      break;
+    }
+    case BSON_TYPE_BINARY: {
+      bson_subtype_t subtype;
+      uint32_t n;
+      const uint8_t* bytes;
+      bson_iter_binary(&it, &subtype, &n, &bytes);
+      sqlite3_result_blob(ctx, bytes, static_cast<int>(n), SQLITE_TRANSIENT);
+      break;
+    }
+    case BSON_TYPE_OID: {
+      char hex[25];
+      bson_oid_to_string(bson_iter_oid(&it), hex);
+      sqlite3_result_text(ctx, hex, 24, SQLITE_TRANSIENT);
+      break;
+    }
+    case BSON_TYPE_NULL:
+    case BSON_TYPE_UNDEFINED:
+      sqlite3_result_null(ctx);
+      break;
+    default: {
+      std::string json = ValueToJson(&it);
+      sqlite3_result_text(ctx, json.data(), static_cast<int>(json.size()),
+                          SQLITE_TRANSIENT);
+      break;
+    }
+  }
+}
+
 int RegisterFunctions(sqlite3* db) {
-  return sqlite3_create_function(
+  int rc = sqlite3_create_function(
       db, "kova_key", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
       nullptr, KovaKeyFunction, nullptr, nullptr);
+  if (rc != SQLITE_OK) return rc;
+  return sqlite3_create_function(
+      db, "kova_get", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+      nullptr, KovaGetFunction, nullptr, nullptr);
 }
 
 bool FindPath(const bson_t* doc, std::string_view path, bson_iter_t* out) {

@@ -74,9 +74,12 @@ Status SessionImpl::DuplicateKeyError(const CollectionMeta& meta,
            (FindPath(doc, field, &it) ? ValueToJson(&it) : std::string("null"));
   }
   key += " }";
-  return Status::Error(Code::kDuplicateKey,
-                       "E11000 duplicate key error collection: " + meta.ns +
-                           " index: " + index->spec.name + " dup key: " + key);
+  Status error =
+      Status::Error(Code::kDuplicateKey,
+                    "E11000 duplicate key error collection: " + meta.ns +
+                        " index: " + index->spec.name + " dup key: " + key);
+  error.index_name = index->spec.name;
+  return error;
 }
 
 Status SessionImpl::InsertLocked(const CollectionMeta& meta, const bson_t* doc,
@@ -300,12 +303,13 @@ Status Session::DropCollection(std::string_view db, std::string_view name,
 Status Session::AddAutoincrement(std::string_view db,
                                  std::string_view collection,
                                  std::string_view field,
-                                 const CounterSpec& spec) {
+                                 const CounterSpec& spec,
+                                 bool keep_counter_row) {
   return impl_->InWrite([&] {
     const CollectionMeta* meta;
     Status s = impl_->RequireCollection(db, collection, &meta);
     if (!s.ok()) return s;
-    return impl_->AddAutoincrementLocked(*meta, field, spec);
+    return impl_->AddAutoincrementLocked(*meta, field, spec, keep_counter_row);
   });
 }
 

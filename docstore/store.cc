@@ -226,12 +226,12 @@ Status SessionImpl::Step(sqlite3_stmt* stmt, int* rc) {
   return SqliteError(db_, *rc, "step");
 }
 
-Status SessionImpl::Begin() {
+Status SessionImpl::Begin(bool immediate) {
   if (explicit_txn_) {
     return Status::Error(Code::kIllegalOperation,
                          "there is already a transaction in progress");
   }
-  Status s = ExecCached("BEGIN");
+  Status s = ExecCached(immediate ? "BEGIN IMMEDIATE" : "BEGIN");
   if (s.ok()) {
     explicit_txn_ = true;
     catalog_checked_in_txn_ = false;

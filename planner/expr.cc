@@ -15,6 +15,9 @@ bool ResolveTypeName(const PgQuery__TypeName* name, uint32_t* type,
   std::string full = sql::JoinNames(name->names, name->n_names);
   std::string base = full;
   if (base.rfind("pg_catalog.", 0) == 0) base = base.substr(11);
+  // regclass values are relation names; the sequence functions take them
+  // as text.
+  if (Lower(base) == "regclass") base = "text";
   const types::TypeInfo* info = types::LookupTypeByName(Lower(base));
   if (!info) {
     *error =
@@ -377,12 +380,14 @@ bool Analyzer::Analyze(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
     }
     case PG_QUERY__NODE__NODE_COLUMN_REF: {
       const PgQuery__ColumnRef* c = node->column_ref;
+      if (scope_) return scope_->ResolveColumn(c, out, error);
       std::string name = ColumnName(node);
       *error =
           Err("42703", "column \"" + name + "\" does not exist", c->location);
       return false;
     }
     case PG_QUERY__NODE__NODE_SUB_LINK:
+      if (scope_) return scope_->AnalyzeSubLink(node->sub_link, out, error);
       *error = Err("0A000", "subqueries are not supported yet",
                    node->sub_link->location);
       return false;
@@ -883,6 +888,11 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
   std::string full = sql::JoinNames(f->funcname, f->n_funcname);
   std::string name = Lower(full);
   if (name.rfind("pg_catalog.", 0) == 0) name = name.substr(11);
+  if (!f->over &&
+      (name == "count" || name == "sum" || name == "avg" || name == "min" ||
+       name == "max" || name == "bool_and" || name == "bool_or" ||
+       name == "every" || name == "string_agg"))
+    return AnalyzeAggregate(f, name, out, error);
   if (f->agg_star || f->n_agg_order > 0 || f->agg_filter || f->over ||
       f->agg_distinct) {
     *error = Err("0A000",
@@ -1014,6 +1024,141 @@ bool Analyzer::AnalyzeSqlValueFunction(const PgQuery__SQLValueFunction* f,
       *error = Err("0A000", "this SQL value function is not supported yet",
                    f->location);
       return false;
+  }
+  *out = std::move(e);
+  return true;
+}
+
+}  // namespace kova::planner
+
+namespace kova::planner {
+
+bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
+                                const std::string& name,
+                                std::unique_ptr<Expr>* out, PgError* error) {
+  using namespace expr_detail;
+  const char* context = "this context";
+  if (!scope_ || !scope_->AggregatesAllowed(&context)) {
+    *error =
+        Err("42803",
+            std::string("aggregate functions are not allowed in ") + context,
+            f->location);
+    return false;
+  }
+  if (in_aggregate_) {
+    *error =
+        Err("42803", "aggregate function calls cannot be nested", f->location);
+    return false;
+  }
+  if (f->n_agg_order > 0 || f->agg_filter || f->agg_within_group) {
+    *error = Err("0A000",
+                 "ORDER BY, FILTER and WITHIN GROUP in aggregates are not "
+                 "supported yet",
+                 f->location);
+    return false;
+  }
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::kAggregate;
+  e->name = name;
+  e->distinct = f->agg_distinct;
+  e->location = f->location;
+  if (f->agg_star) {
+    if (name != "count") {
+      *error = Err(
+          "42809",
+          name + "(*) specified, but " + name + " is not an aggregate function",
+          f->location);
+      return false;
+    }
+    e->type = oid::kInt8;
+    *out = std::move(e);
+    return true;
+  }
+  in_aggregate_ = true;
+  for (size_t i = 0; i < f->n_args; i++) {
+    std::unique_ptr<Expr> arg;
+    if (!Analyze(f->args[i], &arg, error)) {
+      in_aggregate_ = false;
+      return false;
+    }
+    e->args.push_back(std::move(arg));
+  }
+  in_aggregate_ = false;
+  auto signature = [&] {
+    std::string sig;
+    for (size_t i = 0; i < e->args.size(); i++) {
+      if (i) sig += ", ";
+      sig += TypeName(e->args[i]->type);
+    }
+    return sig;
+  };
+  auto no_function = [&] {
+    PgError err = Err(
+        "42883", "function " + name + "(" + signature() + ") does not exist",
+        f->location);
+    err.hint =
+        "No function matches the given name and argument types. You might "
+        "need to add explicit type casts.";
+    *error = err;
+    return false;
+  };
+  size_t want_args = name == "string_agg" ? 2 : 1;
+  if (e->args.size() != want_args) return no_function();
+  // Unknown literals: text for string_agg/min/max/count, as PostgreSQL's
+  // preferred type of the string category.
+  for (auto& arg : e->args) {
+    if (arg->type == oid::kUnknown) {
+      if (name == "sum" || name == "avg") {
+        PgError err =
+            Err("42725", "function " + name + "(unknown) is not unique",
+                f->location);
+        err.hint =
+            "Could not choose a best candidate function. You might need to "
+            "add explicit type casts.";
+        *error = err;
+        return false;
+      }
+      if (!Coerce(&arg,
+                  name == "bool_and" || name == "bool_or" || name == "every"
+                      ? oid::kBool
+                      : oid::kText,
+                  -1, error))
+        return false;
+    }
+  }
+  uint32_t t = e->args[0]->type;
+  if (name == "count") {
+    e->type = oid::kInt8;
+  } else if (name == "sum") {
+    if (t == oid::kInt2 || t == oid::kInt4)
+      e->type = oid::kInt8;
+    else if (t == oid::kInt8 || t == oid::kNumeric)
+      e->type = oid::kNumeric;
+    else if (t == oid::kFloat4 || t == oid::kFloat8 || t == oid::kInterval)
+      e->type = t;
+    else
+      return no_function();
+  } else if (name == "avg") {
+    if (IsInteger(t) || t == oid::kNumeric)
+      e->type = oid::kNumeric;
+    else if (IsFloat(t))
+      e->type = oid::kFloat8;
+    else if (t == oid::kInterval)
+      e->type = oid::kInterval;
+    else
+      return no_function();
+  } else if (name == "min" || name == "max") {
+    if (t == oid::kVarchar || t == oid::kName) t = oid::kText;
+    if (t == oid::kJson || t == oid::kJsonb || t == oid::kBool)
+      return no_function();
+    e->type = t;
+    e->typmod = t == e->args[0]->type ? e->args[0]->typmod : -1;
+  } else if (name == "string_agg") {
+    if (!IsText(t) || !IsText(e->args[1]->type)) return no_function();
+    e->type = oid::kText;
+  } else {  // bool_and, bool_or, every
+    if (t != oid::kBool) return no_function();
+    e->type = oid::kBool;
   }
   *out = std::move(e);
   return true;

@@ -36,6 +36,10 @@ struct Expr {
     kNullIf,    // args: a, (a = b)
     kMinMax,    // name "greatest" / "least"
     kBoolTest,  // name: "true", "not true", "false", ..., "unknown"
+    // Only in statements over tables (compiled to SQLite SQL, query.cc):
+    kColumn,     // a column of a row: `name` is its SQL expression
+    kAggregate,  // name over args (none for count(*)); `distinct`
+    kSubquery,   // name: "exists", "scalar", "in" (args[0] the operand)
   };
   Kind kind = Kind::kConst;
   uint32_t type = oid::kUnknown;
@@ -44,7 +48,15 @@ struct Expr {
   int param = -1;
   std::string name;
   bool has_else = false;
+  bool distinct = false;  // kAggregate
+  // kColumn of a table: pg_attribute's attrelid and attnum, for
+  // RowDescription.
+  uint32_t table_oid = 0;
+  int16_t attnum = 0;
   int location = -1;
+  // kSubquery: the compiled SELECT (a query::Compiled, owned here).
+  std::shared_ptr<void> subquery;
+  std::string subquery_sql;
   std::vector<std::unique_ptr<Expr>> args;
 };
 
@@ -68,6 +80,24 @@ class SessionHooks {
                           PgError* error) = 0;
   // Sleeps, returning false with 57014 when cancelled.
   virtual bool Sleep(double seconds, PgError* error) = 0;
+  // Functions over session and storage state: nextval, currval, lastval,
+  // setval, pg_get_serial_sequence, kova.command.
+  virtual bool CallSessionFunction(const std::string& name,
+                                   const std::vector<Value>& args, Value* out,
+                                   PgError* error) = 0;
+};
+
+// Names visible to an expression: the FROM clause of a statement over
+// tables (query.cc). Without a scope, a column reference is 42703.
+class ExprScope {
+ public:
+  virtual ~ExprScope() = default;
+  virtual bool ResolveColumn(const PgQuery__ColumnRef* ref,
+                             std::unique_ptr<Expr>* out, PgError* error) = 0;
+  // Where aggregates may appear (a SELECT list, HAVING, ORDER BY).
+  virtual bool AggregatesAllowed(const char** context) = 0;
+  virtual bool AnalyzeSubLink(const PgQuery__SubLink* link,
+                              std::unique_ptr<Expr>* out, PgError* error) = 0;
 };
 
 class Analyzer {
@@ -91,6 +121,10 @@ class Analyzer {
   // PostgreSQL's name for an output column without an alias.
   static std::string ColumnName(const PgQuery__Node* node);
 
+  void set_scope(ExprScope* scope) { scope_ = scope; }
+  ExprScope* scope() const { return scope_; }
+  std::vector<uint32_t>* param_types() const { return param_types_; }
+
  private:
   bool AnalyzeConst(const PgQuery__AConst* c, std::unique_ptr<Expr>* out,
                     PgError* error);
@@ -110,8 +144,13 @@ class Analyzer {
   bool AnalyzeSqlValueFunction(const PgQuery__SQLValueFunction* f,
                                std::unique_ptr<Expr>* out, PgError* error);
 
+  bool AnalyzeAggregate(const PgQuery__FuncCall* f, const std::string& name,
+                        std::unique_ptr<Expr>* out, PgError* error);
+
   SessionHooks* hooks_;
   std::vector<uint32_t>* param_types_;
+  ExprScope* scope_ = nullptr;
+  bool in_aggregate_ = false;
 };
 
 // Resolves a TypeName node into an OID and typmod (42704 when unknown).

@@ -506,8 +506,15 @@ bool Evaluate(const Expr& e, const std::vector<Value>& params,
         args.push_back(std::move(v));
       }
       *out = std::nullopt;
+      if (IsSessionFunction(e.name))
+        return hooks->CallSessionFunction(e.name, args, out, error);
       return EvalFunction(e, args, hooks, out, error);
     }
+    case Expr::Kind::kColumn:
+    case Expr::Kind::kAggregate:
+    case Expr::Kind::kSubquery:
+      *error = Err("XX000", "a table expression was evaluated outside SQLite");
+      return false;
     case Expr::Kind::kAnd:
     case Expr::Kind::kOr: {
       // Three-valued logic.

@@ -149,8 +149,23 @@ inline const std::vector<FunctionDef>& Functions() {
       {"abs", {oid::kInt4}, oid::kInt4},
       {"abs", {oid::kInt8}, oid::kInt8},
       {"abs", {oid::kFloat8}, oid::kFloat8},
+      // Session functions (SessionHooks::CallSessionFunction). regclass
+      // arguments are taken as text naming the relation.
+      {"nextval", {oid::kText}, oid::kInt8},
+      {"currval", {oid::kText}, oid::kInt8},
+      {"lastval", {}, oid::kInt8},
+      {"setval", {oid::kText, oid::kInt8}, oid::kInt8},
+      {"setval", {oid::kText, oid::kInt8, oid::kBool}, oid::kInt8},
+      {"pg_get_serial_sequence", {oid::kText, oid::kText}, oid::kText},
+      {"kova.command", {oid::kText, oid::kJsonb}, oid::kJsonb},
   };
   return defs;
+}
+
+inline bool IsSessionFunction(const std::string& name) {
+  return name == "nextval" || name == "currval" || name == "lastval" ||
+         name == "setval" || name == "pg_get_serial_sequence" ||
+         name == "kova.command";
 }
 
 inline std::string Lower(std::string s) {

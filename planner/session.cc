@@ -488,7 +488,25 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
   const PgQuery__Node* node = plan->node;
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT:
+      if (IsTableStatement(node)) return AnalyzeTableSelect(plan.get(), error);
       return AnalyzeSelect(plan.get(), error);
+    case PG_QUERY__NODE__NODE_INSERT_STMT:
+      return AnalyzeInsert(plan.get(), error);
+    case PG_QUERY__NODE__NODE_UPDATE_STMT:
+      return AnalyzeUpdate(plan.get(), error);
+    case PG_QUERY__NODE__NODE_DELETE_STMT:
+      return AnalyzeDelete(plan.get(), error);
+    case PG_QUERY__NODE__NODE_CREATE_STMT:
+    case PG_QUERY__NODE__NODE_DROP_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
+    case PG_QUERY__NODE__NODE_INDEX_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
+    case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+    case PG_QUERY__NODE__NODE_VIEW_STMT:
+    case PG_QUERY__NODE__NODE_COMMENT_STMT:
+      return true;
     case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: {
       std::string name = node->variable_show_stmt->name;
       if (name == "all") {
@@ -533,7 +551,11 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
                      "supported yet");
         return false;
       }
-      if (!AnalyzeSelect(inner.get(), error)) return false;
+      if (IsTableStatement(d->query)) {
+        if (!AnalyzeTableSelect(inner.get(), error)) return false;
+      } else if (!AnalyzeSelect(inner.get(), error)) {
+        return false;
+      }
       plan->param_types = inner->param_types;
       plan->cursor_query = inner;
       return true;
@@ -556,11 +578,6 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
       return true;
     }
     case PG_QUERY__NODE__NODE_RENAME_STMT:
-      if (node->rename_stmt->rename_type !=
-          PG_QUERY__OBJECT_TYPE__OBJECT_ROLE) {
-        *error = Err("0A000", "ALTER ... RENAME is not supported yet");
-        return false;
-      }
       return true;
     case PG_QUERY__NODE__NODE_CLOSE_PORTAL_STMT:
     case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
@@ -824,6 +841,8 @@ bool SessionImpl::ComputeSelectRows(PortalImpl* portal, PgError* error) {
       if (!settings_.Show(name, &value, error)) return false;
       rows.push_back({value});
     }
+  } else if (plan.compiled) {
+    return RunCompiledSelect(portal, error);
   } else if (!plan.values.empty()) {
     for (const auto& exprs : plan.values) {
       std::vector<Value> row(exprs.size());
@@ -883,6 +902,31 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
     portal->done = true;
     portal->final_result = r;
     return r;
+  }
+  if (plan.dml) {
+    if (!portal->started) {
+      PgError error;
+      portal->started = true;
+      if (!RunDml(portal, &error)) {
+        portal->done = true;
+        portal->final_result = Fail(error);
+        return portal->final_result;
+      }
+    }
+    if (!portal->final_result.ok) return portal->final_result;
+    if (simple && !plan.columns.empty())
+      sink->RowDescription(plan.columns, portal->formats);
+    int64_t sent = 0;
+    while (portal->next_row < portal->rows.size()) {
+      if (max_rows > 0 && sent >= max_rows) {
+        ExecuteResult r;
+        r.suspended = true;
+        return r;
+      }
+      sink->DataRow(portal->rows[portal->next_row++]);
+      sent++;
+    }
+    return portal->final_result;
   }
   if (!rows) {
     if (portal->done) return portal->final_result;

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "docstore/docstore.h"
 #include "planner/expr.h"
 #include "planner/planner.h"
+#include "planner/query.h"
 #include "planner/settings.h"
 #include "sql/sql.h"
 
@@ -50,6 +52,12 @@ struct Plan {
   std::vector<std::vector<std::shared_ptr<Expr>>> values;
   bool is_select = false;
   bool simple = false;  // from a simple query: no parameters exist
+  // Statements over tables: the catalog they were analysed against (a
+  // newer catalog makes the session analyse them again).
+  std::shared_ptr<const catalog::Catalog> catalog;
+  int64_t catalog_version = -1;
+  std::shared_ptr<Compiled> compiled;   // SELECT over tables
+  std::shared_ptr<struct DmlPlan> dml;  // INSERT / UPDATE / DELETE
 };
 
 class PreparedStatementImpl : public PreparedStatement {
@@ -133,6 +141,9 @@ class SessionImpl : public Session, public SessionHooks {
   bool SetSetting(const std::string& name, const Value& value, bool is_local,
                   std::string* result, PgError* error) override;
   bool Sleep(double seconds, PgError* error) override;
+  bool CallSessionFunction(const std::string& name,
+                           const std::vector<Value>& args, Value* out,
+                           PgError* error) override;
   int64_t StatementTimeoutMs();
 
  private:
@@ -161,6 +172,48 @@ class SessionImpl : public Session, public SessionHooks {
   ExecuteResult RunCopy(const Plan& plan, ResultSink* sink);
   ExecuteResult RunDeclare(const Plan& plan, const std::vector<Value>& params);
   bool ComputeSelectRows(PortalImpl* portal, PgError* error);
+
+  // ---- Tables (tables.cc, ddl_table.cc, dml.cc, sequences.cc) ----
+  // The catalog of the current database as of the storage snapshot.
+  bool LoadCatalog(PgError* error);
+  CompileContext MakeCompileContext(Plan* plan);
+  bool IsTableStatement(const PgQuery__Node* node);
+  bool AnalyzeTableSelect(Plan* plan, PgError* error);
+  bool RunCompiledSelect(PortalImpl* portal, PgError* error);
+  // Re-analyses a plan whose catalog changed since it was analysed.
+  bool RefreshPlan(Plan* plan, PgError* error);
+  bool AnalyzeInsert(Plan* plan, PgError* error);
+  bool AnalyzeUpdate(Plan* plan, PgError* error);
+  bool AnalyzeDelete(Plan* plan, PgError* error);
+  bool RunDml(PortalImpl* portal, PgError* error);
+  ExecuteResult RunCreateTable(const PgQuery__CreateStmt* stmt,
+                               ResultSink* sink);
+  ExecuteResult RunDrop(const PgQuery__DropStmt* stmt, ResultSink* sink);
+  ExecuteResult RunCreateSequence(const PgQuery__CreateSeqStmt* stmt,
+                                  ResultSink* sink);
+  ExecuteResult RunAlterSequence(const PgQuery__AlterSeqStmt* stmt,
+                                 ResultSink* sink);
+  ExecuteResult RunCreateIndex(const PgQuery__IndexStmt* stmt,
+                               ResultSink* sink);
+  ExecuteResult RunCreateSchema(const PgQuery__CreateSchemaStmt* stmt,
+                                ResultSink* sink);
+  ExecuteResult RunTruncate(const PgQuery__TruncateStmt* stmt);
+  ExecuteResult RunAlterTable(const PgQuery__AlterTableStmt* stmt,
+                              ResultSink* sink);
+  ExecuteResult RunCreateView(const PgQuery__ViewStmt* stmt, const Plan& plan);
+  ExecuteResult RunComment(const PgQuery__CommentStmt* stmt);
+  ExecuteResult RunRenameObject(const PgQuery__RenameStmt* stmt);
+  // A storage status as a PostgreSQL error.
+  PgError TableError(const docstore::Status& s);
+  // Sequence helpers (sequences.cc).
+  bool ResolveSequence(const std::string& name, const catalog::Sequence** seq,
+                       PgError* error);
+  bool NextValue(const catalog::Sequence& seq, int64_t* value, PgError* error);
+  // Storage writes need the write lock for the whole transaction.
+  docstore::Status EnsureWriteTransaction();
+  // The table's docstore collection table (quoted SQLite name).
+  bool CollectionTable(const std::string& collection, std::string* table,
+                       PgError* error);
   bool EncodeRow(const std::vector<Value>& values,
                  const std::vector<ColumnDesc>& columns,
                  const std::vector<Format>& formats, std::vector<Datum>* out,
@@ -210,6 +263,14 @@ class SessionImpl : public Session, public SessionHooks {
   };
   std::map<std::string, Cursor> cursors_;
   void DropTransactionCursors();
+
+  SqlRuntime runtime_{this};
+  std::shared_ptr<const catalog::Catalog> catalog_;
+  int64_t catalog_version_ = -1;
+  // currval by sequence counter id, and lastval.
+  std::map<std::string, int64_t> currvals_;
+  std::optional<int64_t> lastval_;
+  std::unordered_map<std::string, std::string> collection_tables_;
 
   std::atomic<bool> running_{false};
   std::atomic<bool> cancel_{false};

@@ -226,6 +226,26 @@ const char* StatementName(const PgQuery__Node* node) {
 ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
   const PgQuery__Node* node = plan.node;
   switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_CREATE_STMT:
+      return RunCreateTable(node->create_stmt, sink);
+    case PG_QUERY__NODE__NODE_DROP_STMT:
+      return RunDrop(node->drop_stmt, sink);
+    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
+      return RunCreateSequence(node->create_seq_stmt, sink);
+    case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
+      return RunAlterSequence(node->alter_seq_stmt, sink);
+    case PG_QUERY__NODE__NODE_INDEX_STMT:
+      return RunCreateIndex(node->index_stmt, sink);
+    case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
+      return RunCreateSchema(node->create_schema_stmt, sink);
+    case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+      return RunTruncate(node->truncate_stmt);
+    case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+      return RunAlterTable(node->alter_table_stmt, sink);
+    case PG_QUERY__NODE__NODE_VIEW_STMT:
+      return RunCreateView(node->view_stmt, plan);
+    case PG_QUERY__NODE__NODE_COMMENT_STMT:
+      return RunComment(node->comment_stmt);
     case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
       return RunTransaction(node->transaction_stmt, sink);
     case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT: {
@@ -373,6 +393,8 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
     case PG_QUERY__NODE__NODE_DROP_ROLE_STMT:
       return RunDropRole(node->drop_role_stmt, sink);
     case PG_QUERY__NODE__NODE_RENAME_STMT: {
+      if (node->rename_stmt->rename_type != PG_QUERY__OBJECT_TYPE__OBJECT_ROLE)
+        return RunRenameObject(node->rename_stmt);
       PgError ro;
       if (!CheckWritable("ALTER ROLE", &ro)) return Fail(ro);
       return RunRenameRole(node->rename_stmt, sink);

@@ -85,3 +85,47 @@ std::string JoinNames(PgQuery__Node* const* names, size_t n) {
 }
 
 }  // namespace kova::sql
+
+namespace kova::sql {
+
+std::string DeparseExpr(const PgQuery__Node* expr) {
+  // Wraps the expression as "SELECT <expr>", deparses, strips "SELECT ".
+  PgQuery__ResTarget target = PG_QUERY__RES_TARGET__INIT;
+  target.val = const_cast<PgQuery__Node*>(expr);
+  PgQuery__Node target_node = PG_QUERY__NODE__INIT;
+  target_node.node_case = PG_QUERY__NODE__NODE_RES_TARGET;
+  target_node.res_target = &target;
+  PgQuery__Node* targets[] = {&target_node};
+  PgQuery__SelectStmt select = PG_QUERY__SELECT_STMT__INIT;
+  select.n_target_list = 1;
+  select.target_list = targets;
+  select.limit_option = PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_DEFAULT;
+  select.op = PG_QUERY__SET_OPERATION__SETOP_NONE;
+  PgQuery__Node stmt_node = PG_QUERY__NODE__INIT;
+  stmt_node.node_case = PG_QUERY__NODE__NODE_SELECT_STMT;
+  stmt_node.select_stmt = &select;
+  PgQuery__RawStmt raw = PG_QUERY__RAW_STMT__INIT;
+  raw.stmt = &stmt_node;
+  PgQuery__RawStmt* stmts[] = {&raw};
+  PgQuery__ParseResult result = PG_QUERY__PARSE_RESULT__INIT;
+  result.version = PG_VERSION_NUM;
+  result.n_stmts = 1;
+  result.stmts = stmts;
+  size_t len = pg_query__parse_result__get_packed_size(&result);
+  std::string buffer(len, '\0');
+  pg_query__parse_result__pack(&result,
+                               reinterpret_cast<uint8_t*>(buffer.data()));
+  PgQueryProtobuf proto;
+  proto.len = len;
+  proto.data = buffer.data();
+  PgQueryDeparseResult d = pg_query_deparse_protobuf(proto);
+  std::string out;
+  if (!d.error && d.query) {
+    out = d.query;
+    if (out.rfind("SELECT ", 0) == 0) out = out.substr(7);
+  }
+  pg_query_free_deparse_result(d);
+  return out;
+}
+
+}  // namespace kova::sql

@@ -56,4 +56,12 @@ class ParseTree {
 // function or type name ("pg_catalog.int4").
 std::string JoinNames(PgQuery__Node* const* names, size_t n);
 
+// An expression as SQL text (libpg_query's deparser), e.g. for CHECK
+// constraints and column defaults kept in the catalog. Empty on failure.
+std::string DeparseExpr(const PgQuery__Node* expr);
+
+// An expression as SQL text (libpg_query's deparser), e.g. for CHECK
+// constraints and column defaults kept in the catalog. Empty on failure.
+std::string DeparseExpr(const PgQuery__Node* expr);
+
 }  // namespace kova::sql

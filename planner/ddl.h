@@ -1,0 +1,44 @@
+// Shared by the DDL source files (sequences.cc, ddl_table.cc). Internal.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "catalog/catalog.h"
+#include "docstore/docstore.h"
+#include "planner/planner.h"
+
+namespace kova::planner {
+
+// Sequence options as written (CREATE/ALTER SEQUENCE, identity columns).
+struct SeqOptions {
+  std::optional<uint32_t> type;  // AS smallint | integer | bigint
+  std::optional<int64_t> increment, start, restart_value, cache;
+  bool restart = false;
+  // Outer optional: given; inner nullopt: NO MINVALUE / NO MAXVALUE.
+  std::optional<std::optional<int64_t>> min, max;
+  std::optional<bool> cycle;
+  std::optional<std::string> owned_by;       // "table.column" or "none"
+  std::optional<std::string> sequence_name;  // identity: SEQUENCE NAME
+};
+
+bool ParseSeqOptions(PgQuery__Node* const* options, size_t n, SeqOptions* out,
+                     PgError* error);
+
+// A sequence's full definition: PostgreSQL's defaults and checks
+// (init_params) applied to options over an existing definition.
+struct SeqDef {
+  uint32_t type = 20;
+  int64_t increment = 1, start = 1, min = 1, max = INT64_MAX, cache = 1;
+  bool cycle = false;
+};
+bool ApplySeqOptions(const SeqOptions& options, bool is_new, SeqDef* def,
+                     PgError* error);
+docstore::CounterSpec CounterSpecOf(const SeqDef& def);
+SeqDef SeqDefOf(const docstore::Session::CounterInfo& info, uint32_t type);
+
+// "public.t_id_seq" etc.: PostgreSQL's quote_identifier for each part.
+std::string QuoteQualified(const std::string& schema, const std::string& name);
+std::string QuoteIdentifier(const std::string& name);
+
+}  // namespace kova::planner

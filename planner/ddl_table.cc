@@ -1,0 +1,883 @@
+// CREATE TABLE, DROP, TRUNCATE, CREATE INDEX and CREATE SCHEMA: catalog
+// documents plus docstore collections, unique indexes and autoincrement
+// fields (serial and identity columns become counters, DESIGN.md 3).
+#include <algorithm>
+#include <cstring>
+
+#include "planner/ddl.h"
+#include "planner/expr_internal.h"
+#include "planner/session_impl.h"
+#include "planner/session_util.h"
+
+namespace kova::planner {
+
+namespace {
+
+std::string Str(const PgQuery__Node* n) {
+  return n && n->node_case == PG_QUERY__NODE__NODE_STRING ? n->string->sval
+                                                          : "";
+}
+
+// PostgreSQL's ChooseRelationName: name1_name2_label, made unique with a
+// number; parts are truncated so the result fits in 63 bytes.
+std::string ChooseName(const catalog::Catalog& cat, const std::string& schema,
+                       const std::string& name1, const std::string& name2,
+                       const std::string& label,
+                       const std::vector<std::string>& taken) {
+  for (int pass = 0;; pass++) {
+    std::string suffix = label + (pass ? std::to_string(pass) : "");
+    std::string a = name1, b = name2;
+    size_t overhead = suffix.size() + 1 + (b.empty() ? 0 : 1);
+    while (a.size() + b.size() + overhead > 63) {
+      if (a.size() > b.size())
+        a.pop_back();
+      else
+        b.pop_back();
+    }
+    std::string candidate = a + (b.empty() ? "" : "_" + b) + "_" + suffix;
+    if (!cat.RelationExists(schema, candidate) &&
+        std::find(taken.begin(), taken.end(), candidate) == taken.end())
+      return candidate;
+  }
+}
+
+bool IsSerialName(const std::string& name, uint32_t* type) {
+  if (name == "serial" || name == "serial4")
+    *type = oid::kInt4;
+  else if (name == "bigserial" || name == "serial8")
+    *type = oid::kInt8;
+  else if (name == "smallserial" || name == "serial2")
+    *type = oid::kInt2;
+  else
+    return false;
+  return true;
+}
+
+// nextval('name') or nextval('name'::regclass): the sequence name.
+bool NextvalTarget(const PgQuery__Node* n, std::string* name) {
+  if (!n || n->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) return false;
+  const PgQuery__FuncCall* f = n->func_call;
+  std::string fname = sql::JoinNames(f->funcname, f->n_funcname);
+  if (fname != "nextval" && fname != "pg_catalog.nextval") return false;
+  if (f->n_args != 1) return false;
+  const PgQuery__Node* a = f->args[0];
+  if (a->node_case == PG_QUERY__NODE__NODE_TYPE_CAST) a = a->type_cast->arg;
+  if (a->node_case != PG_QUERY__NODE__NODE_A_CONST ||
+      a->a_const->val_case != PG_QUERY__A__CONST__VAL_SVAL)
+    return false;
+  *name = a->a_const->sval->sval;
+  return true;
+}
+
+char FkAction(const char* a) { return a && *a ? a[0] : 'a'; }
+
+}  // namespace
+
+ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
+                                          ResultSink* sink) {
+  PgError error;
+  if (!CheckWritable("CREATE TABLE", &error)) return Fail(error);
+  if (!LoadCatalog(&error)) return Fail(error);
+  const PgQuery__RangeVar* rv = stmt->relation;
+  if (rv->relpersistence && std::strcmp(rv->relpersistence, "t") == 0)
+    return Fail(
+        Err("0A000", "temporary tables are not supported yet", rv->location));
+  if (stmt->n_inh_relations > 0 || stmt->partbound || stmt->partspec ||
+      stmt->of_typename)
+    return Fail(Err("0A000",
+                    "table inheritance, partitions and typed tables are not "
+                    "supported yet",
+                    rv->location));
+  std::string schema =
+      rv->schemaname && *rv->schemaname ? rv->schemaname : "public";
+  std::string name = rv->relname;
+  if (schema == "admin" || schema == "pg_catalog" ||
+      schema == "information_schema")
+    return Fail(Err("42501", "permission denied to create \"" + schema + "." +
+                                 name + "\""));
+  if (!catalog_->FindSchema(schema))
+    return Fail(
+        Err("3F000", "schema \"" + schema + "\" does not exist", rv->location));
+  if (catalog_->RelationExists(schema, name)) {
+    if (stmt->if_not_exists) {
+      Notice(sink, "NOTICE", "42P07",
+             "relation \"" + name + "\" already exists, skipping");
+      return Tag("CREATE TABLE");
+    }
+    return Fail(Err("42P07", "relation \"" + name + "\" already exists"));
+  }
+  catalog::Table table;
+  table.schema = schema;
+  table.name = name;
+  table.collection = catalog::Catalog::CollectionName(schema, name);
+  table.owner = user_;
+  std::vector<std::string> taken;  // constraint/relation names chosen
+  struct Counter {
+    int column;
+    SeqDef def;
+    std::string sequence_name;  // new sequence to create ("" = linked)
+    std::string linked;         // existing sequence (DEFAULT nextval)
+  };
+  std::vector<Counter> counters;
+  std::vector<const PgQuery__Constraint*> table_constraints;
+  std::vector<std::pair<int, const PgQuery__Constraint*>> column_constraints;
+
+  for (size_t i = 0; i < stmt->n_table_elts; i++) {
+    const PgQuery__Node* elt = stmt->table_elts[i];
+    if (elt->node_case == PG_QUERY__NODE__NODE_CONSTRAINT) {
+      table_constraints.push_back(elt->constraint);
+      continue;
+    }
+    if (elt->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
+      return Fail(Err("0A000", "CREATE TABLE ... LIKE is not supported yet"));
+    const PgQuery__ColumnDef* cd = elt->column_def;
+    if (table.FindColumn(cd->colname))
+      return Fail(Err("42701", "column \"" + std::string(cd->colname) +
+                                   "\" specified more than once"));
+    catalog::Column col;
+    col.name = cd->colname;
+    std::string tname =
+        sql::JoinNames(cd->type_name->names, cd->type_name->n_names);
+    uint32_t serial_type;
+    bool serial =
+        cd->type_name->n_names == 1 && IsSerialName(tname, &serial_type);
+    if (serial) {
+      col.type = serial_type;
+      col.not_null = true;
+    } else {
+      int32_t typmod;
+      if (!ResolveTypeName(cd->type_name, &col.type, &typmod, &error))
+        return Fail(error);
+      col.typmod = typmod;
+    }
+    if (cd->coll_clause)
+      return Fail(Err("0A000", "COLLATE is not supported yet"));
+    int index = static_cast<int>(table.columns.size());
+    if (serial) {
+      Counter c;
+      c.column = index;
+      c.def.type = col.type;
+      SeqOptions none;
+      ApplySeqOptions(none, true, &c.def, &error);
+      c.sequence_name =
+          ChooseName(*catalog_, schema, name, col.name, "seq", taken);
+      taken.push_back(c.sequence_name);
+      col.default_expr =
+          "nextval('" + QuoteIdentifier(c.sequence_name) + "'::regclass)";
+      counters.push_back(c);
+    }
+    for (size_t k = 0; k < cd->n_constraints; k++) {
+      const PgQuery__Constraint* con = cd->constraints[k]->constraint;
+      switch (con->contype) {
+        case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL:
+          col.not_null = true;
+          break;
+        case PG_QUERY__CONSTR_TYPE__CONSTR_NULL:
+          if (serial) break;
+          col.not_null = false;
+          break;
+        case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT: {
+          if (serial || col.identity)
+            return Fail(
+                Err("42601", "multiple default values specified for column \"" +
+                                 col.name + "\" of table \"" + name + "\""));
+          std::string seq;
+          if (NextvalTarget(con->raw_expr, &seq)) {
+            Counter c;
+            c.column = index;
+            c.linked = seq;
+            counters.push_back(c);
+          } else {
+            // Checked now, as PostgreSQL does at CREATE TABLE.
+            Analyzer analyzer(this, nullptr);
+            std::unique_ptr<Expr> e;
+            if (!analyzer.Analyze(con->raw_expr, &e, &error))
+              return Fail(error);
+          }
+          col.default_expr = sql::DeparseExpr(con->raw_expr);
+          break;
+        }
+        case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY: {
+          if (serial || !col.default_expr.empty())
+            return Fail(Err("42601",
+                            "both default and identity specified for column "
+                            "\"" +
+                                col.name + "\" of table \"" + name + "\""));
+          if (col.type != oid::kInt2 && col.type != oid::kInt4 &&
+              col.type != oid::kInt8)
+            return Fail(Err("22023",
+                            "identity column type must be smallint, "
+                            "integer, or bigint"));
+          col.identity = con->generated_when[0] == 'a' ? 'a' : 'd';
+          col.not_null = true;
+          SeqOptions options;
+          if (!ParseSeqOptions(con->options, con->n_options, &options, &error))
+            return Fail(error);
+          Counter c;
+          c.column = index;
+          c.def.type = col.type;
+          if (!options.type) options.type = col.type;
+          if (!ApplySeqOptions(options, true, &c.def, &error))
+            return Fail(error);
+          c.sequence_name =
+              options.sequence_name
+                  ? *options.sequence_name
+                  : ChooseName(*catalog_, schema, name, col.name, "seq", taken);
+          if (c.sequence_name.find('.') != std::string::npos)
+            c.sequence_name =
+                c.sequence_name.substr(c.sequence_name.rfind('.') + 1);
+          taken.push_back(c.sequence_name);
+          counters.push_back(c);
+          break;
+        }
+        case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED:
+          return Fail(Err("0A000", "generated columns are not supported yet"));
+        case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY:
+        case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE:
+        case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK:
+        case PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN:
+          column_constraints.emplace_back(index, con);
+          break;
+        case PG_QUERY__CONSTR_TYPE__CONSTR_EXCLUSION:
+          return Fail(
+              Err("0A000", "exclusion constraints are not supported yet"));
+        default:
+          break;  // DEFERRABLE and friends: accepted
+      }
+    }
+    table.columns.push_back(std::move(col));
+  }
+  for (const auto* con : table_constraints)
+    column_constraints.emplace_back(-1, con);
+
+  // Constraints, in the order PostgreSQL names them.
+  for (const auto& [column, con] : column_constraints) {
+    catalog::Constraint c;
+    std::vector<std::string> cols;
+    if (column >= 0) {
+      cols.push_back(table.columns[column].name);
+    } else {
+      for (size_t k = 0; k < con->n_keys; k++)
+        cols.push_back(Str(con->keys[k]));
+      for (size_t k = 0; k < con->n_fk_attrs; k++)
+        cols.push_back(Str(con->fk_attrs[k]));
+    }
+    for (const auto& cname : cols) {
+      if (!table.FindColumn(cname))
+        return Fail(Err("42703",
+                        "column \"" + cname + "\" named in key does not exist",
+                        con->location));
+    }
+    std::string joined;
+    for (const auto& cname : cols)
+      joined += (joined.empty() ? "" : "_") + cname;
+    c.columns = cols;
+    switch (con->contype) {
+      case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY:
+        if (table.PrimaryKey())
+          return Fail(Err("42P16",
+                          "multiple primary keys for table \"" + name +
+                              "\" are not allowed",
+                          con->location));
+        c.kind = 'p';
+        c.name = con->conname && *con->conname
+                     ? con->conname
+                     : ChooseName(*catalog_, schema, name, "", "pkey", taken);
+        for (const auto& cname : cols) {
+          for (auto& col : table.columns)
+            if (col.name == cname) col.not_null = true;
+        }
+        break;
+      case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE:
+        c.kind = 'u';
+        c.nulls_not_distinct = con->nulls_not_distinct;
+        c.name =
+            con->conname && *con->conname
+                ? con->conname
+                : ChooseName(*catalog_, schema, name, joined, "key", taken);
+        break;
+      case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: {
+        c.kind = 'c';
+        c.check_expr = sql::DeparseExpr(con->raw_expr);
+        std::string first = column >= 0 ? table.columns[column].name : "";
+        c.name =
+            con->conname && *con->conname
+                ? con->conname
+                : ChooseName(*catalog_, schema, name, first, "check", taken);
+        c.columns.clear();
+        break;
+      }
+      case PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN: {
+        c.kind = 'f';
+        const catalog::Table* ref = nullptr;
+        const PgQuery__RangeVar* pk = con->pktable;
+        std::string ref_schema =
+            pk->schemaname && *pk->schemaname ? pk->schemaname : schema;
+        bool self = ref_schema == schema && name == pk->relname;
+        if (!self) ref = catalog_->FindTable(ref_schema, pk->relname);
+        if (!self && !ref)
+          return Fail(Err("42P01", "relation \"" + std::string(pk->relname) +
+                                       "\" does not exist"));
+        const catalog::Table& target = self ? table : *ref;
+        std::vector<std::string> ref_cols;
+        for (size_t k = 0; k < con->n_pk_attrs; k++)
+          ref_cols.push_back(Str(con->pk_attrs[k]));
+        if (ref_cols.empty()) {
+          const catalog::Constraint* pkey = target.PrimaryKey();
+          if (!pkey)
+            return Fail(
+                Err("42830", "there is no primary key for referenced table \"" +
+                                 target.name + "\""));
+          ref_cols = pkey->columns;
+        }
+        if (ref_cols.size() != cols.size())
+          return Fail(Err("42830",
+                          "number of referencing and referenced columns for "
+                          "foreign key disagree"));
+        bool unique = false;
+        for (const auto& x : target.constraints) {
+          if ((x.kind == 'p' || x.kind == 'u') &&
+              x.columns.size() == ref_cols.size() &&
+              std::is_permutation(x.columns.begin(), x.columns.end(),
+                                  ref_cols.begin()))
+            unique = true;
+        }
+        if (!unique)
+          return Fail(Err("42830",
+                          "there is no unique constraint matching given keys "
+                          "for referenced table \"" +
+                              target.name + "\""));
+        c.ref_table = target.schema + "." + target.name;
+        c.ref_columns = ref_cols;
+        c.on_delete = FkAction(con->fk_del_action);
+        c.on_update = FkAction(con->fk_upd_action);
+        c.name =
+            con->conname && *con->conname
+                ? con->conname
+                : ChooseName(*catalog_, schema, name, joined, "fkey", taken);
+        break;
+      }
+      default:
+        continue;
+    }
+    for (const auto& existing : table.constraints) {
+      if (existing.name == c.name)
+        return Fail(Err("42710", "constraint \"" + c.name +
+                                     "\" for relation \"" + name +
+                                     "\" already exists"));
+    }
+    taken.push_back(c.name);
+    if (c.kind == 'p' || c.kind == 'u') {
+      if (catalog_->RelationExists(schema, c.name))
+        return Fail(Err("42P07", "relation \"" + c.name + "\" already exists"));
+      catalog::Index x;
+      x.name = c.name;
+      x.unique = true;
+      x.columns = c.columns;
+      x.constraint = c.name;
+      table.indexes.push_back(x);
+    }
+    table.constraints.push_back(std::move(c));
+  }
+
+  // Storage: the collection, unique indexes, then autoincrement fields (a
+  // key index already covers a serial primary key).
+  docstore::Status s = EnsureWriteTransaction();
+  if (s.ok())
+    s = catalog::Catalog::AllocateOid(storage_.get(), database_, &table.oid);
+  if (s.ok()) s = storage_->CreateCollection(database_, table.collection, {});
+  for (auto& x : table.indexes) {
+    if (!s.ok()) break;
+    s = catalog::Catalog::AllocateOid(storage_.get(), database_, &x.oid);
+    docstore::IndexSpec spec;
+    spec.name = x.name;
+    for (const auto& c : x.columns) spec.keys.emplace_back(c, 1);
+    spec.unique = true;
+    spec.nulls_distinct = true;
+    for (const auto& c : table.constraints)
+      if (c.name == x.name && c.nulls_not_distinct) spec.nulls_distinct = false;
+    if (s.ok()) s = storage_->CreateIndex(database_, table.collection, spec);
+  }
+  std::vector<catalog::Sequence> sequences;
+  for (const Counter& c : counters) {
+    if (!s.ok()) break;
+    catalog::Column& col = table.columns[c.column];
+    col.counter = catalog::Catalog::ColumnCounterId(database_, table.collection,
+                                                    col.name);
+    if (!c.linked.empty()) {
+      const catalog::Sequence* seq;
+      if (!ResolveSequence(c.linked, &seq, &error)) return Fail(error);
+      catalog::Sequence linked = *seq;
+      s = storage_->RenameCounter(linked.counter, col.counter,
+                                  database_ + "." + table.collection, col.name);
+      if (s.ok())
+        s = storage_->AddAutoincrement(database_, table.collection, col.name,
+                                       {}, /*keep_counter_row=*/true);
+      linked.counter = col.counter;
+      col.sequence = linked.schema + "." + linked.name;
+      sequences.push_back(linked);
+      continue;
+    }
+    s = storage_->AddAutoincrement(database_, table.collection, col.name,
+                                   CounterSpecOf(c.def));
+    catalog::Sequence seq;
+    seq.schema = schema;
+    seq.name = c.sequence_name;
+    seq.counter = col.counter;
+    seq.type = c.def.type;
+    seq.cache = c.def.cache;
+    seq.owned_table = schema + "." + name;
+    seq.owned_column = col.name;
+    seq.owner = user_;
+    col.sequence = schema + "." + seq.name;
+    if (s.ok())
+      s = catalog::Catalog::AllocateOid(storage_.get(), database_, &seq.oid);
+    sequences.push_back(seq);
+  }
+  if (s.ok()) s = catalog::Catalog::PutTable(storage_.get(), database_, table);
+  for (const auto& seq : sequences) {
+    if (!s.ok()) break;
+    s = catalog::Catalog::PutSequence(storage_.get(), database_, seq);
+  }
+  if (!s.ok()) return Fail(TableError(s));
+  return Tag("CREATE TABLE");
+}
+
+ExecuteResult SessionImpl::RunDrop(const PgQuery__DropStmt* stmt,
+                                   ResultSink* sink) {
+  PgError error;
+  if (!CheckWritable("DROP", &error)) return Fail(error);
+  if (!LoadCatalog(&error)) return Fail(error);
+  const char* kind_name;
+  const char* tag;
+  switch (stmt->remove_type) {
+    case PG_QUERY__OBJECT_TYPE__OBJECT_TABLE:
+      kind_name = "table";
+      tag = "DROP TABLE";
+      break;
+    case PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE:
+      kind_name = "sequence";
+      tag = "DROP SEQUENCE";
+      break;
+    case PG_QUERY__OBJECT_TYPE__OBJECT_INDEX:
+      kind_name = "index";
+      tag = "DROP INDEX";
+      break;
+    case PG_QUERY__OBJECT_TYPE__OBJECT_VIEW:
+      kind_name = "view";
+      tag = "DROP VIEW";
+      break;
+    case PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA:
+      kind_name = "schema";
+      tag = "DROP SCHEMA";
+      break;
+    default: {
+      static const std::pair<PgQuery__ObjectType, const char*> kNames[] = {
+          {PG_QUERY__OBJECT_TYPE__OBJECT_TYPE, "DROP TYPE"},
+          {PG_QUERY__OBJECT_TYPE__OBJECT_DOMAIN, "DROP DOMAIN"},
+          {PG_QUERY__OBJECT_TYPE__OBJECT_FUNCTION, "DROP FUNCTION"},
+          {PG_QUERY__OBJECT_TYPE__OBJECT_MATVIEW, "DROP MATERIALIZED VIEW"},
+      };
+      std::string what = "DROP of this kind of object";
+      for (const auto& [type, text] : kNames)
+        if (type == stmt->remove_type) what = text;
+      return Fail(Err("0A000", what + " is not supported yet"));
+    }
+  }
+  bool cascade = stmt->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE;
+  docstore::Status s = EnsureWriteTransaction();
+  if (!s.ok()) return Fail(TableError(s));
+  for (size_t i = 0; i < stmt->n_objects; i++) {
+    const PgQuery__Node* obj = stmt->objects[i];
+    std::vector<std::string> names;
+    if (obj->node_case == PG_QUERY__NODE__NODE_LIST) {
+      for (size_t k = 0; k < obj->list->n_items; k++)
+        names.push_back(Str(obj->list->items[k]));
+    } else {
+      names.push_back(Str(obj));
+    }
+    std::string kind = kind_name;
+    if (kind == "schema") {
+      std::string sname = names.back();
+      const catalog::Schema* sc = catalog_->FindSchema(sname);
+      if (!sc || sname == "pg_catalog" || sname == "information_schema" ||
+          sname == "admin") {
+        if (!sc && stmt->missing_ok) {
+          Notice(sink, "NOTICE", "00000",
+                 "schema \"" + sname + "\" does not exist, skipping");
+          continue;
+        }
+        if (!sc)
+          return Fail(Err("3F000", "schema \"" + sname + "\" does not exist"));
+        return Fail(
+            Err("2BP01", "cannot drop schema " + sname +
+                             " because it is required by the database system"));
+      }
+      bool has_objects = false;
+      for (const auto& [k, t] : catalog_->tables())
+        has_objects |= t.schema == sname;
+      for (const auto& [k, q] : catalog_->sequences())
+        has_objects |= q.schema == sname;
+      for (const auto& [k, v] : catalog_->views())
+        has_objects |= v.schema == sname;
+      if (has_objects && !cascade) {
+        PgError e = Err("2BP01", "cannot drop schema " + sname +
+                                     " because other objects depend on it");
+        e.hint = "Use DROP ... CASCADE to drop the dependent objects too.";
+        return Fail(e);
+      }
+      if (has_objects)
+        return Fail(Err("0A000",
+                        "DROP SCHEMA ... CASCADE of a schema with "
+                        "objects is not supported yet"));
+      s = catalog::Catalog::Remove(storage_.get(), database_, "schema", sname,
+                                   sname);
+      if (!s.ok()) return Fail(TableError(s));
+      if (!LoadCatalog(&error)) return Fail(error);
+      continue;
+    }
+    std::string schema = names.size() >= 2 ? names[names.size() - 2] : "public";
+    std::string name = names.back();
+    const catalog::Table* table = catalog_->FindTable(schema, name);
+    const catalog::Sequence* seq = catalog_->FindSequence(schema, name);
+    const catalog::View* view = catalog_->FindView(schema, name);
+    const catalog::Index* index = nullptr;
+    const catalog::Table* index_table =
+        catalog_->FindIndexTable(schema, name, &index);
+    bool found = (kind == "table" && table) || (kind == "sequence" && seq) ||
+                 (kind == "view" && view) || (kind == "index" && index_table);
+    if (!found) {
+      bool other = table || seq || view || index_table;
+      if (other) {
+        std::string actual = table  ? "table"
+                             : seq  ? "sequence"
+                             : view ? "view"
+                                    : "index";
+        PgError e =
+            Err("42809", "\"" + name + "\" is not a" +
+                             std::string(kind == "index" ? "n " : " ") + kind);
+        std::string upper = actual;
+        for (auto& ch : upper) ch = static_cast<char>(std::toupper(ch));
+        e.hint = "Use DROP " + upper + " to remove a" +
+                 std::string(actual == "index" ? "n " : " ") + actual + ".";
+        return Fail(e);
+      }
+      if (stmt->missing_ok) {
+        Notice(sink, "NOTICE", "00000",
+               kind + " \"" + name + "\" does not exist, skipping");
+        continue;
+      }
+      if (names.size() >= 2 && !catalog_->FindSchema(schema))
+        return Fail(Err("3F000", "schema \"" + schema + "\" does not exist"));
+      return Fail(Err("42P01", kind + " \"" + name + "\" does not exist"));
+    }
+    if (kind == "table") {
+      // Foreign keys of other tables that reference this one.
+      std::vector<std::pair<std::string, std::string>> dependents;
+      for (const auto& [k, t] : catalog_->tables()) {
+        if (&t == table) continue;
+        for (const auto& c : t.constraints)
+          if (c.kind == 'f' && c.ref_table == schema + "." + name)
+            dependents.emplace_back(t.schema + "." + t.name, c.name);
+      }
+      if (!dependents.empty() && !cascade) {
+        PgError e = Err("2BP01", "cannot drop table " + name +
+                                     " because other objects depend on it");
+        std::string detail;
+        for (const auto& [t, c] : dependents) {
+          if (!detail.empty()) detail += "\n";
+          detail += "constraint " + c + " on table " +
+                    t.substr(t.find('.') + 1) + " depends on table " + name;
+        }
+        e.detail = detail;
+        e.hint = "Use DROP ... CASCADE to drop the dependent objects too.";
+        return Fail(e);
+      }
+      for (const auto& [t, c] : dependents) {
+        Notice(sink, "NOTICE", "00000",
+               "drop cascades to constraint " + c + " on table " +
+                   t.substr(t.find('.') + 1));
+        size_t dot = t.find('.');
+        catalog::Table copy =
+            *catalog_->FindTable(t.substr(0, dot), t.substr(dot + 1));
+        copy.constraints.erase(
+            std::remove_if(
+                copy.constraints.begin(), copy.constraints.end(),
+                [&](const catalog::Constraint& x) { return x.name == c; }),
+            copy.constraints.end());
+        s = catalog::Catalog::PutTable(storage_.get(), database_, copy);
+        if (!s.ok()) return Fail(TableError(s));
+      }
+      std::string collection = table->collection;
+      std::vector<std::pair<std::string, std::string>> owned;
+      for (const auto& [k, q] : catalog_->sequences())
+        if (q.owned_table == schema + "." + name)
+          owned.emplace_back(q.schema, q.name);
+      s = storage_->DropCollection(database_, collection);
+      if (s.ok() || s.code() == docstore::Code::kNamespaceNotFound)
+        s = catalog::Catalog::Remove(storage_.get(), database_, "table", schema,
+                                     name);
+      for (const auto& [qs, qn] : owned) {
+        if (!s.ok()) break;
+        const catalog::Sequence* q = catalog_->FindSequence(qs, qn);
+        s = storage_->DeleteCounter(q->counter);
+        if (s.ok())
+          s = catalog::Catalog::Remove(storage_.get(), database_, "sequence",
+                                       qs, qn);
+      }
+    } else if (kind == "sequence") {
+      // A column whose default uses the sequence depends on it.
+      for (const auto& [k, t] : catalog_->tables()) {
+        for (const auto& c : t.columns) {
+          if (c.sequence != schema + "." + name) continue;
+          if (seq->owned_table == t.schema + "." + t.name &&
+              seq->owned_column == c.name && !c.identity)
+            continue;
+          if (!cascade || c.identity) {
+            PgError e = Err("2BP01", "cannot drop sequence " + name +
+                                         " because other objects depend on it");
+            e.detail = "default value for column " + c.name + " of table " +
+                       t.name + " depends on sequence " + name;
+            e.hint = "Use DROP ... CASCADE to drop the dependent objects too.";
+            return Fail(e);
+          }
+        }
+      }
+      if (!seq->owned_table.empty()) {
+        // An owned sequence: the column stops being autoincrement.
+        size_t dot = seq->owned_table.find('.');
+        const catalog::Table* t = catalog_->FindTable(
+            seq->owned_table.substr(0, dot), seq->owned_table.substr(dot + 1));
+        if (t) {
+          const catalog::Column* c = t->FindColumn(seq->owned_column);
+          if (c && c->identity) {
+            PgError e = Err(
+                "2BP01", "cannot drop sequence " + name + " because column " +
+                             c->name + " of table " + t->name + " requires it");
+            e.hint = "You can drop column " + c->name + " of table " + t->name +
+                     " instead.";
+            return Fail(e);
+          }
+          catalog::Table copy = *t;
+          for (auto& col : copy.columns) {
+            if (col.sequence == schema + "." + name) {
+              s = storage_->RemoveAutoincrement(database_, copy.collection,
+                                                col.name);
+              col.counter.clear();
+              col.sequence.clear();
+              col.default_expr.clear();
+            }
+          }
+          if (s.ok())
+            s = catalog::Catalog::PutTable(storage_.get(), database_, copy);
+        }
+      }
+      if (s.ok()) s = storage_->DeleteCounter(seq->counter);
+      if (s.ok())
+        s = catalog::Catalog::Remove(storage_.get(), database_, "sequence",
+                                     schema, name);
+    } else if (kind == "index") {
+      if (!index->constraint.empty()) {
+        PgError e =
+            Err("2BP01", "cannot drop index " + name + " because constraint " +
+                             index->constraint + " on table " +
+                             index_table->name + " requires it");
+        e.hint = "You can drop constraint " + index->constraint + " on table " +
+                 index_table->name + " instead.";
+        return Fail(e);
+      }
+      catalog::Table copy = *index_table;
+      copy.indexes.erase(
+          std::remove_if(
+              copy.indexes.begin(), copy.indexes.end(),
+              [&](const catalog::Index& x) { return x.name == name; }),
+          copy.indexes.end());
+      s = storage_->DropIndex(database_, copy.collection, name);
+      if (s.ok() || s.code() == docstore::Code::kIndexNotFound)
+        s = catalog::Catalog::PutTable(storage_.get(), database_, copy);
+    } else if (kind == "view") {
+      s = catalog::Catalog::Remove(storage_.get(), database_, "view", schema,
+                                   name);
+    }
+    if (!s.ok()) return Fail(TableError(s));
+    if (!LoadCatalog(&error)) return Fail(error);
+  }
+  return Tag(tag);
+}
+
+ExecuteResult SessionImpl::RunTruncate(const PgQuery__TruncateStmt* stmt) {
+  PgError error;
+  if (!CheckWritable("TRUNCATE", &error)) return Fail(error);
+  if (!LoadCatalog(&error)) return Fail(error);
+  docstore::Status s = EnsureWriteTransaction();
+  if (!s.ok()) return Fail(TableError(s));
+  std::vector<const catalog::Table*> tables;
+  for (size_t i = 0; i < stmt->n_relations; i++) {
+    const PgQuery__RangeVar* rv = stmt->relations[i]->range_var;
+    CompileContext context;
+    context.catalog = catalog_;
+    context.db = database_;
+    const catalog::Table* t;
+    const catalog::View* v;
+    if (!QueryCompiler::LookupRelation(&context, rv, &t, &v, &error))
+      return Fail(error);
+    if (v) return Fail(Err("42809", "\"" + v->name + "\" is not a table"));
+    tables.push_back(t);
+  }
+  bool cascade = stmt->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE;
+  for (const catalog::Table* t : tables) {
+    for (const auto& [k, other] : catalog_->tables()) {
+      for (const auto& c : other.constraints) {
+        if (c.kind != 'f' || c.ref_table != t->schema + "." + t->name) continue;
+        bool listed = false;
+        for (const auto* x : tables) listed |= x == &other;
+        if (!listed && !cascade) {
+          PgError e = Err("0A000",
+                          "cannot truncate a table referenced in a foreign "
+                          "key constraint");
+          e.detail =
+              "Table \"" + other.name + "\" references \"" + t->name + "\".";
+          e.hint = "Truncate table \"" + other.name +
+                   "\" at the same time, or use TRUNCATE ... CASCADE.";
+          return Fail(e);
+        }
+        if (!listed) tables.push_back(&other);
+      }
+    }
+  }
+  for (const catalog::Table* t : tables) {
+    bool counters = t->schema == "admin" && t->name == "counters";
+    bson_t filter = BSON_INITIALIZER;
+    int64_t deleted;
+    s = storage_->Delete(counters ? docstore::kAdminDb : database_,
+                         t->collection, &filter, 0, &deleted);
+    bson_destroy(&filter);
+    if (!s.ok()) return Fail(TableError(s));
+    if (stmt->restart_seqs) {
+      for (const auto& col : t->columns) {
+        if (col.counter.empty()) continue;
+        docstore::Session::CounterInfo info;
+        s = storage_->ReadCounter(col.counter, &info);
+        if (s.ok() && info.exists)
+          s = storage_->SetCounterLast(col.counter,
+                                       info.start - info.increment);
+        if (!s.ok()) return Fail(TableError(s));
+      }
+    }
+  }
+  return Tag("TRUNCATE TABLE");
+}
+
+ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
+                                          ResultSink* sink) {
+  PgError error;
+  if (!CheckWritable("CREATE INDEX", &error)) return Fail(error);
+  if (!LoadCatalog(&error)) return Fail(error);
+  CompileContext context;
+  context.catalog = catalog_;
+  context.db = database_;
+  const catalog::Table* found;
+  const catalog::View* view;
+  if (!QueryCompiler::LookupRelation(&context, stmt->relation, &found, &view,
+                                     &error))
+    return Fail(error);
+  if (view || (found->schema == "admin"))
+    return Fail(Err("42809", "cannot create index on relation \"" +
+                                 std::string(stmt->relation->relname) + "\""));
+  if (stmt->where_clause)
+    return Fail(Err("0A000", "partial indexes are not supported yet"));
+  if (stmt->access_method && *stmt->access_method &&
+      std::strcmp(stmt->access_method, "btree") != 0 &&
+      std::strcmp(stmt->access_method, "hash") != 0)
+    return Fail(Err("0A000", "index access method \"" +
+                                 std::string(stmt->access_method) +
+                                 "\" is not supported yet"));
+  catalog::Table table = *found;
+  catalog::Index x;
+  x.unique = stmt->unique;
+  docstore::IndexSpec spec;
+  for (size_t i = 0; i < stmt->n_index_params; i++) {
+    const PgQuery__IndexElem* ie = stmt->index_params[i]->index_elem;
+    if (!ie->name || !*ie->name)
+      return Fail(Err("0A000", "indexes on expressions are not supported yet"));
+    if (!table.FindColumn(ie->name))
+      return Fail(Err(
+          "42703", "column \"" + std::string(ie->name) + "\" does not exist"));
+    x.columns.push_back(ie->name);
+    spec.keys.emplace_back(
+        ie->name, ie->ordering == PG_QUERY__SORT_BY_DIR__SORTBY_DESC ? -1 : 1);
+  }
+  std::string joined;
+  for (const auto& c : x.columns) joined += (joined.empty() ? "" : "_") + c;
+  x.name =
+      stmt->idxname && *stmt->idxname
+          ? stmt->idxname
+          : ChooseName(*catalog_, table.schema, table.name, joined, "idx", {});
+  if (catalog_->RelationExists(table.schema, x.name)) {
+    if (stmt->if_not_exists) {
+      Notice(sink, "NOTICE", "42P07",
+             "relation \"" + x.name + "\" already exists, skipping");
+      return Tag("CREATE INDEX");
+    }
+    return Fail(Err("42P07", "relation \"" + x.name + "\" already exists"));
+  }
+  spec.name = x.name;
+  spec.unique = x.unique;
+  spec.nulls_distinct = !stmt->nulls_not_distinct;
+  docstore::Status s = EnsureWriteTransaction();
+  if (s.ok())
+    s = catalog::Catalog::AllocateOid(storage_.get(), database_, &x.oid);
+  if (s.ok()) s = storage_->CreateIndex(database_, table.collection, spec);
+  if (!s.ok()) {
+    if (s.code() == docstore::Code::kDuplicateKey) {
+      PgError e =
+          Err("23505", "could not create unique index \"" + x.name + "\"");
+      e.detail = "Key is duplicated.";
+      return Fail(e);
+    }
+    return Fail(TableError(s));
+  }
+  table.indexes.push_back(x);
+  s = catalog::Catalog::PutTable(storage_.get(), database_, table);
+  if (!s.ok()) return Fail(TableError(s));
+  return Tag("CREATE INDEX");
+}
+
+ExecuteResult SessionImpl::RunCreateSchema(
+    const PgQuery__CreateSchemaStmt* stmt, ResultSink* sink) {
+  PgError error;
+  if (!CheckWritable("CREATE SCHEMA", &error)) return Fail(error);
+  if (!LoadCatalog(&error)) return Fail(error);
+  std::string name = stmt->schemaname && *stmt->schemaname
+                         ? stmt->schemaname
+                         : (stmt->authrole ? stmt->authrole->rolename : "");
+  if (stmt->n_schema_elts > 0)
+    return Fail(
+        Err("0A000", "CREATE SCHEMA with elements is not supported yet"));
+  if (catalog_->FindSchema(name)) {
+    if (stmt->if_not_exists) {
+      Notice(sink, "NOTICE", "42P06",
+             "schema \"" + name + "\" already exists, skipping");
+      return Tag("CREATE SCHEMA");
+    }
+    return Fail(Err("42P06", "schema \"" + name + "\" already exists"));
+  }
+  if (name.rfind("pg_", 0) == 0) {
+    PgError e = Err("42939", "unacceptable schema name \"" + name + "\"");
+    e.detail = "The prefix \"pg_\" is reserved for system schemas.";
+    return Fail(e);
+  }
+  catalog::Schema sc;
+  sc.name = name;
+  sc.owner = stmt->authrole && stmt->authrole->rolename
+                 ? stmt->authrole->rolename
+                 : user_;
+  docstore::Status s = EnsureWriteTransaction();
+  if (s.ok())
+    s = catalog::Catalog::AllocateOid(storage_.get(), database_, &sc.oid);
+  if (s.ok()) s = catalog::Catalog::PutSchema(storage_.get(), database_, sc);
+  if (!s.ok()) return Fail(TableError(s));
+  return Tag("CREATE SCHEMA");
+}
+
+}  // namespace kova::planner

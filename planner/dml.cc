@@ -1,0 +1,719 @@
+// INSERT, UPDATE and DELETE: analysis into a DmlPlan and the row pipeline
+// (defaults, autoincrement fields, NOT NULL and CHECK constraints, unique
+// violations as PostgreSQL reports them, ON CONFLICT, RETURNING).
+#include "planner/dml.h"
+
+#include <cstring>
+
+#include "planner/expr_internal.h"
+#include "planner/session_impl.h"
+#include "planner/session_util.h"
+
+namespace kova::planner {
+using expr_detail::IsInteger;
+using expr_detail::IsNumber;
+using expr_detail::IsText;
+using expr_detail::TypeName;
+
+namespace {
+
+// Columns of the target row (and EXCLUDED) as row parameters.
+class RowScope : public ExprScope {
+ public:
+  RowScope(const catalog::Table& table, std::string alias, bool excluded)
+      : table_(table), alias_(std::move(alias)), excluded_(excluded) {}
+
+  bool ResolveColumn(const PgQuery__ColumnRef* ref, std::unique_ptr<Expr>* out,
+                     PgError* error) override {
+    std::vector<std::string> f;
+    for (size_t i = 0; i < ref->n_fields; i++) {
+      const PgQuery__Node* n = ref->fields[i];
+      f.push_back(n->node_case == PG_QUERY__NODE__NODE_STRING ? n->string->sval
+                                                              : "*");
+    }
+    std::string column = f.back();
+    std::string qualifier = f.size() >= 2 ? f[f.size() - 2] : "";
+    bool excluded = false;
+    if (!qualifier.empty()) {
+      if (excluded_ && qualifier == "excluded") {
+        excluded = true;
+      } else if (qualifier != alias_) {
+        *error =
+            Err("42P01",
+                "missing FROM-clause entry for table \"" + qualifier + "\"",
+                ref->location);
+        return false;
+      }
+    }
+    int index = table_.ColumnIndex(column);
+    if (column == "*" || index < 0) {
+      if (column == "*") {
+        *error = Err("0A000", "a row value (*) is not supported here",
+                     ref->location);
+      } else if (!qualifier.empty()) {
+        *error = Err("42703",
+                     "column " + qualifier + "." + column + " does not exist",
+                     ref->location);
+      } else {
+        *error = Err("42703", "column \"" + column + "\" does not exist",
+                     ref->location);
+      }
+      return false;
+    }
+    auto e = std::make_unique<Expr>();
+    e->kind = Expr::Kind::kParam;
+    int slot = index + (excluded ? static_cast<int>(table_.columns.size()) : 0);
+    e->param = -1 - slot;
+    e->type = table_.columns[index].type;
+    e->typmod = table_.columns[index].typmod;
+    e->location = ref->location;
+    *out = std::move(e);
+    return true;
+  }
+  bool AggregatesAllowed(const char** context) override {
+    *context = context_;
+    return false;
+  }
+  bool AnalyzeSubLink(const PgQuery__SubLink* link, std::unique_ptr<Expr>*,
+                      PgError* error) override {
+    *error =
+        Err("0A000", "subqueries are not supported here yet", link->location);
+    return false;
+  }
+  const char* context_ = "RETURNING";
+
+ private:
+  const catalog::Table& table_;
+  std::string alias_;
+  bool excluded_;
+};
+
+// Row parameters get their final numbers once the statement's own
+// parameters are all known.
+void FixRowParams(Expr* e, int row_base) {
+  if (e->kind == Expr::Kind::kParam && e->param < 0)
+    e->param = row_base + (-e->param - 1);
+  for (auto& a : e->args) FixRowParams(a.get(), row_base);
+}
+
+bool Assignable(uint32_t from, uint32_t to) {
+  if (from == to) return true;
+  if (IsNumber(from) && IsNumber(to)) return true;
+  if (IsText(to)) return true;  // I/O conversion casts to string types
+  if (IsText(from) && (to == oid::kJson || to == oid::kJsonb)) return false;
+  auto datetime = [](uint32_t t) {
+    return t == oid::kDate || t == oid::kTimestamp || t == oid::kTimestamptz;
+  };
+  if (datetime(from) && datetime(to)) return true;
+  if ((from == oid::kJson && to == oid::kJsonb) ||
+      (from == oid::kJsonb && to == oid::kJson))
+    return true;
+  if (from == oid::kInterval && to == oid::kTime) return true;
+  if ((from == oid::kTimestamp || from == oid::kTimestamptz) &&
+      to == oid::kTime)
+    return true;
+  return false;
+}
+
+// Coerces an analysed value for assignment to a column (unknowns take the
+// column's type; other types must have an assignment cast).
+bool CoerceForColumn(Analyzer* analyzer, std::unique_ptr<Expr>* e,
+                     const catalog::Column& col, PgError* error) {
+  if ((*e)->type == oid::kUnknown) {
+    if (!analyzer->Coerce(e, col.type, col.typmod, error)) return false;
+    return true;
+  }
+  if (!Assignable((*e)->type, col.type)) {
+    PgError err = Err("42804",
+                      "column \"" + col.name + "\" is of type " +
+                          types::FormatTypeName(col.type, -1) +
+                          " but expression is of type " + TypeName((*e)->type),
+                      (*e)->location);
+    err.hint = "You will need to rewrite or cast the expression.";
+    *error = err;
+    return false;
+  }
+  return true;
+}
+
+std::string ParseExprText(const std::string& text,
+                          std::unique_ptr<sql::ParseTree>* tree,
+                          const PgQuery__Node** node) {
+  sql::SyntaxError syntax;
+  *node = nullptr;
+  if (!sql::ParseTree::Parse("SELECT " + text, tree, &syntax) ||
+      (*tree)->size() != 1)
+    return syntax.message;
+  const PgQuery__SelectStmt* s = (*tree)->statement(0).stmt->select_stmt;
+  *node = s->target_list[0]->res_target->val;
+  return "";
+}
+
+std::string RowText(const std::vector<Value>& values) {
+  std::string out = "(";
+  for (size_t i = 0; i < values.size(); i++) {
+    if (i) out += ", ";
+    out += values[i] ? *values[i] : "null";
+  }
+  return out + ")";
+}
+
+}  // namespace
+
+// The value of an expression of type `from` stored in column `col`:
+// PostgreSQL's assignment cast (string types check their length as input
+// does, rather than truncating as an explicit cast does).
+bool AssignValue(uint32_t from, const catalog::Column& col,
+                 const types::TypeContext& context, Value* value,
+                 PgError* error) {
+  if (!*value) return true;
+  if (from == col.type && col.typmod < 0) return true;
+  std::string out;
+  bool ok;
+  if (IsText(from) && IsText(col.type))
+    ok = types::InputText(col.type, col.typmod, **value, context, &out, error);
+  else
+    ok = types::Cast(from, col.type, col.typmod, **value, context, &out, error);
+  if (!ok) return false;
+  *value = std::move(out);
+  return true;
+}
+
+namespace {
+
+bool ResolveTarget(SessionImpl* session, CompileContext* context,
+                   const PgQuery__RangeVar* rv, const catalog::Table** table,
+                   PgError* error) {
+  const catalog::View* view;
+  if (!QueryCompiler::LookupRelation(context, rv, table, &view, error))
+    return false;
+  if (view) {
+    *error = Err("0A000", "cannot change view \"" + view->name +
+                              "\": views are not updatable yet");
+    return false;
+  }
+  (void)session;
+  return true;
+}
+
+}  // namespace
+
+// Shared by INSERT, UPDATE and DELETE analysis: CHECK constraints, column
+// defaults and RETURNING, all as row expressions.
+static bool AnalyzeRowParts(SessionHooks* hooks, Plan* plan, DmlPlan* dml,
+                            PgQuery__Node* const* returning, size_t n_returning,
+                            std::vector<ColumnDesc>* columns, PgError* error) {
+  const catalog::Table& table = *dml->table;
+  std::vector<uint32_t> none;
+  // CHECK constraints and defaults: stored SQL text over the row.
+  for (const auto& c : table.constraints) {
+    if (c.kind != 'c') continue;
+    std::unique_ptr<sql::ParseTree> tree;
+    const PgQuery__Node* node;
+    std::string failure = ParseExprText(c.check_expr, &tree, &node);
+    if (!node) {
+      *error = Err("XX000", "unreadable check constraint \"" + c.name + "\"");
+      return false;
+    }
+    RowScope scope(table, table.name, false);
+    scope.context_ = "check constraints";
+    Analyzer analyzer(hooks, nullptr);
+    analyzer.set_scope(&scope);
+    std::unique_ptr<Expr> e;
+    if (!analyzer.Analyze(node, &e, error)) return false;
+    dml->checks.emplace_back(c.name, std::shared_ptr<Expr>(std::move(e)));
+  }
+  dml->defaults.assign(table.columns.size(), nullptr);
+  for (size_t i = 0; i < table.columns.size(); i++) {
+    const auto& col = table.columns[i];
+    if (col.default_expr.empty() || !col.counter.empty()) continue;
+    std::unique_ptr<sql::ParseTree> tree;
+    const PgQuery__Node* node;
+    ParseExprText(col.default_expr, &tree, &node);
+    if (!node) {
+      *error =
+          Err("XX000", "unreadable default of column \"" + col.name + "\"");
+      return false;
+    }
+    Analyzer analyzer(hooks, nullptr);
+    std::unique_ptr<Expr> e;
+    if (!analyzer.Analyze(node, &e, error)) return false;
+    if (!CoerceForColumn(&analyzer, &e, col, error)) return false;
+    dml->defaults[i] = std::shared_ptr<Expr>(std::move(e));
+  }
+  // RETURNING
+  for (size_t i = 0; i < n_returning; i++) {
+    const PgQuery__ResTarget* t = returning[i]->res_target;
+    const PgQuery__Node* val = t->val;
+    RowScope scope(table, table.name, false);
+    Analyzer analyzer(hooks, plan->simple ? nullptr : &plan->param_types);
+    analyzer.set_scope(&scope);
+    if (val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+        val->column_ref->fields[val->column_ref->n_fields - 1]->node_case ==
+            PG_QUERY__NODE__NODE_A_STAR) {
+      for (size_t k = 0; k < table.columns.size(); k++) {
+        auto e = std::make_shared<Expr>();
+        e->kind = Expr::Kind::kParam;
+        e->param = -1 - static_cast<int>(k);
+        e->type = table.columns[k].type;
+        e->typmod = table.columns[k].typmod;
+        dml->returning.push_back(e);
+        ColumnDesc col;
+        col.name = table.columns[k].name;
+        col.type_oid = e->type;
+        col.type_modifier = e->typmod;
+        const types::TypeInfo* info = types::LookupType(e->type);
+        col.type_size = info ? info->length : -1;
+        col.table_oid = table.oid;
+        col.column_number = static_cast<int16_t>(k + 1);
+        columns->push_back(col);
+      }
+      continue;
+    }
+    std::unique_ptr<Expr> e;
+    if (!analyzer.Analyze(val, &e, error)) return false;
+    if (!analyzer.Coerce(&e, oid::kText, -1, error)) return false;
+    ColumnDesc col;
+    col.name = t->name && *t->name ? t->name : Analyzer::ColumnName(val);
+    col.type_oid = e->type;
+    col.type_modifier = e->typmod;
+    const types::TypeInfo* info = types::LookupType(e->type);
+    col.type_size = info ? info->length : -1;
+    if (e->kind == Expr::Kind::kParam && e->param < 0) {
+      col.table_oid = table.oid;
+      col.column_number = static_cast<int16_t>(-e->param);
+    }
+    columns->push_back(col);
+    dml->returning.push_back(std::shared_ptr<Expr>(std::move(e)));
+  }
+  return true;
+}
+
+static void FinishRowParams(Plan* plan, DmlPlan* dml) {
+  dml->row_base = static_cast<int>(plan->param_types.size());
+  for (auto& r : dml->returning) FixRowParams(r.get(), dml->row_base);
+  for (auto& c : dml->checks) FixRowParams(c.second.get(), dml->row_base);
+  for (auto& s : dml->conflict_set) FixRowParams(s.second.get(), dml->row_base);
+  if (dml->conflict_where)
+    FixRowParams(dml->conflict_where.get(), dml->row_base);
+}
+
+bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
+  const PgQuery__InsertStmt* ins = plan->node->insert_stmt;
+  if (ins->with_clause) {
+    *error = Err("0A000", "WITH is not supported yet");
+    return false;
+  }
+  if (!LoadCatalog(error)) return false;
+  CompileContext context = MakeCompileContext(plan);
+  auto dml = std::make_shared<DmlPlan>();
+  dml->kind = DmlPlan::Kind::kInsert;
+  dml->catalog = catalog_;
+  if (!ResolveTarget(this, &context, ins->relation, &dml->table, error))
+    return false;
+  const catalog::Table& table = *dml->table;
+  dml->counters = table.schema == "admin" && table.name == "counters";
+  dml->db = dml->counters ? docstore::kAdminDb : database_;
+  dml->collection = table.collection;
+  dml->overriding_system =
+      ins->override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_SYSTEM_VALUE;
+  dml->overriding_user =
+      ins->override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_USER_VALUE;
+  // Target columns.
+  if (ins->n_cols == 0) {
+    for (size_t i = 0; i < table.columns.size(); i++)
+      dml->insert_columns.push_back(static_cast<int>(i));
+  } else {
+    for (size_t i = 0; i < ins->n_cols; i++) {
+      const PgQuery__ResTarget* t = ins->cols[i]->res_target;
+      int index = table.ColumnIndex(t->name);
+      if (index < 0) {
+        *error = Err("42703",
+                     "column \"" + std::string(t->name) + "\" of relation \"" +
+                         table.name + "\" does not exist",
+                     t->location);
+        return false;
+      }
+      if (t->n_indirection > 0) {
+        *error = Err("0A000",
+                     "assignment to a field or array element of a "
+                     "column is not supported yet",
+                     t->location);
+        return false;
+      }
+      for (int prev : dml->insert_columns) {
+        if (prev == index) {
+          *error = Err("42701",
+                       "column \"" + std::string(t->name) +
+                           "\" specified more than once",
+                       t->location);
+          return false;
+        }
+      }
+      dml->insert_columns.push_back(index);
+    }
+  }
+  // Source rows.
+  const PgQuery__SelectStmt* src =
+      ins->select_stmt ? ins->select_stmt->select_stmt : nullptr;
+  Analyzer analyzer(this, plan->simple ? nullptr : &plan->param_types);
+  auto check_identity = [&](int col, int location) {
+    const catalog::Column& c = table.columns[col];
+    if (c.identity == 'a' && !dml->overriding_system && !dml->overriding_user) {
+      PgError err = Err(
+          "428C9",
+          "cannot insert a non-DEFAULT value into column \"" + c.name + "\"",
+          location);
+      err.detail = "Column \"" + c.name +
+                   "\" is an identity column defined as GENERATED ALWAYS.";
+      err.hint = "Use OVERRIDING SYSTEM VALUE to override.";
+      *error = err;
+      return false;
+    }
+    return true;
+  };
+  if (dml->overriding_system) {
+    for (int col : dml->insert_columns) {
+      if (table.columns[col].identity == 'd') {
+        PgError err =
+            Err("42P10", "column \"" + table.columns[col].name +
+                             "\" is not an identity column defined as "
+                             "GENERATED ALWAYS");
+        (void)err;
+      }
+    }
+  }
+  bool values_form = src && src->n_values_lists > 0 &&
+                     src->n_sort_clause == 0 && !src->limit_count;
+  if (!src) {
+    // DEFAULT VALUES
+    dml->insert_columns.clear();
+    dml->rows.push_back({});
+  } else if (values_form) {
+    for (size_t r = 0; r < src->n_values_lists; r++) {
+      const PgQuery__List* list = src->values_lists[r]->list;
+      if (list->n_items > dml->insert_columns.size()) {
+        *error =
+            Err("42601", "INSERT has more expressions than target columns", -1);
+        return false;
+      }
+      if (list->n_items < dml->insert_columns.size()) {
+        *error =
+            Err("42601", "INSERT has more target columns than expressions");
+        return false;
+      }
+      std::vector<std::shared_ptr<Expr>> row;
+      for (size_t c = 0; c < list->n_items; c++) {
+        const PgQuery__Node* item = list->items[c];
+        int col = dml->insert_columns[c];
+        if (item->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
+          row.push_back(nullptr);
+          continue;
+        }
+        std::unique_ptr<Expr> e;
+        if (!analyzer.Analyze(item, &e, error)) return false;
+        if (!CoerceForColumn(&analyzer, &e, table.columns[col], error))
+          return false;
+        if (!check_identity(col, e->location)) return false;
+        row.push_back(std::shared_ptr<Expr>(std::move(e)));
+      }
+      dml->rows.push_back(std::move(row));
+    }
+  } else {
+    auto compiled = std::make_shared<Compiled>();
+    QueryCompiler compiler(&context);
+    if (!compiler.CompileSelect(src, compiled.get(), error)) return false;
+    if (compiled->columns.size() > dml->insert_columns.size()) {
+      *error = Err("42601", "INSERT has more expressions than target columns");
+      return false;
+    }
+    if (compiled->columns.size() < dml->insert_columns.size()) {
+      *error = Err("42601", "INSERT has more target columns than expressions");
+      return false;
+    }
+    for (size_t c = 0; c < compiled->columns.size(); c++) {
+      const catalog::Column& col = table.columns[dml->insert_columns[c]];
+      uint32_t t = compiled->columns[c].type_oid;
+      if (!Assignable(t, col.type) && t != oid::kText) {
+        PgError err =
+            Err("42804", "column \"" + col.name + "\" is of type " +
+                             types::FormatTypeName(col.type, -1) +
+                             " but expression is of type " + TypeName(t));
+        err.hint = "You will need to rewrite or cast the expression.";
+        *error = err;
+        return false;
+      }
+      if (!check_identity(dml->insert_columns[c], -1)) return false;
+      dml->source_types.push_back(t);
+    }
+    dml->source = compiled;
+  }
+  // ON CONFLICT
+  if (ins->on_conflict_clause) {
+    const PgQuery__OnConflictClause* oc = ins->on_conflict_clause;
+    dml->on_conflict =
+        oc->action == PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_UPDATE ? 2 : 1;
+    if (oc->infer) {
+      if (oc->infer->conname && *oc->infer->conname) {
+        dml->conflict_index = oc->infer->conname;
+        bool found = false;
+        for (const auto& x : table.indexes)
+          found = found || (x.name == dml->conflict_index && x.unique);
+        if (!found) {
+          *error = Err("42704", "constraint \"" + dml->conflict_index +
+                                    "\" for table \"" + table.name +
+                                    "\" does not exist");
+          return false;
+        }
+      } else {
+        std::vector<std::string> cols;
+        for (size_t i = 0; i < oc->infer->n_index_elems; i++) {
+          const PgQuery__IndexElem* ie = oc->infer->index_elems[i]->index_elem;
+          if (!ie->name) {
+            *error = Err("0A000",
+                         "ON CONFLICT on expressions is not "
+                         "supported yet");
+            return false;
+          }
+          cols.push_back(ie->name);
+        }
+        for (const auto& x : table.indexes) {
+          if (!x.unique || x.columns.size() != cols.size()) continue;
+          bool same = true;
+          for (const auto& c : cols)
+            same = same && std::find(x.columns.begin(), x.columns.end(), c) !=
+                               x.columns.end();
+          if (same) dml->conflict_index = x.name;
+        }
+        if (dml->conflict_index.empty()) {
+          *error = Err("42P10",
+                       "there is no unique or exclusion constraint matching "
+                       "the ON CONFLICT specification");
+          return false;
+        }
+      }
+    } else if (dml->on_conflict == 2) {
+      PgError err = Err("42601",
+                        "ON CONFLICT DO UPDATE requires inference "
+                        "specification or constraint name",
+                        oc->location);
+      err.hint = "For example, ON CONFLICT (column_name).";
+      *error = err;
+      return false;
+    }
+    for (size_t i = 0; i < oc->n_target_list; i++) {
+      const PgQuery__ResTarget* t = oc->target_list[i]->res_target;
+      int index = table.ColumnIndex(t->name);
+      if (index < 0) {
+        *error = Err("42703",
+                     "column \"" + std::string(t->name) + "\" of relation \"" +
+                         table.name + "\" does not exist",
+                     t->location);
+        return false;
+      }
+      RowScope scope(table, table.name, true);
+      scope.context_ = "UPDATE";
+      Analyzer a(this, plan->simple ? nullptr : &plan->param_types);
+      a.set_scope(&scope);
+      std::unique_ptr<Expr> e;
+      if (!a.Analyze(t->val, &e, error)) return false;
+      if (!CoerceForColumn(&a, &e, table.columns[index], error)) return false;
+      dml->conflict_set.emplace_back(index,
+                                     std::shared_ptr<Expr>(std::move(e)));
+    }
+    if (oc->where_clause) {
+      RowScope scope(table, table.name, true);
+      scope.context_ = "WHERE";
+      Analyzer a(this, plan->simple ? nullptr : &plan->param_types);
+      a.set_scope(&scope);
+      std::unique_ptr<Expr> e;
+      if (!a.Analyze(oc->where_clause, &e, error) ||
+          !a.Coerce(&e, oid::kBool, -1, error))
+        return false;
+      dml->conflict_where = std::shared_ptr<Expr>(std::move(e));
+    }
+  }
+  plan->columns.clear();
+  if (!AnalyzeRowParts(this, plan, dml.get(), ins->returning_list,
+                       ins->n_returning_list, &plan->columns, error))
+    return false;
+  if (!analyzer.CheckParams(error)) return false;
+  FinishRowParams(plan, dml.get());
+  plan->dml = dml;
+  plan->catalog = catalog_;
+  plan->catalog_version = catalog_version_;
+  return true;
+}
+
+bool SessionImpl::AnalyzeUpdate(Plan* plan, PgError* error) {
+  const PgQuery__UpdateStmt* up = plan->node->update_stmt;
+  if (up->with_clause) {
+    *error = Err("0A000", "WITH is not supported yet");
+    return false;
+  }
+  if (!LoadCatalog(error)) return false;
+  CompileContext context = MakeCompileContext(plan);
+  auto dml = std::make_shared<DmlPlan>();
+  dml->kind = DmlPlan::Kind::kUpdate;
+  dml->catalog = catalog_;
+  if (!ResolveTarget(this, &context, up->relation, &dml->table, error))
+    return false;
+  const catalog::Table& table = *dml->table;
+  dml->counters = table.schema == "admin" && table.name == "counters";
+  dml->db = dml->counters ? docstore::kAdminDb : database_;
+  dml->collection = table.collection;
+  auto scan = std::make_shared<Compiled>();
+  QueryCompiler compiler(&context);
+  compiler.set_target(scan.get());
+  std::string tbl;
+  if (!CollectionTable(dml->counters ? "admin.counters" : table.collection,
+                       &tbl, error))
+    return false;
+  std::string alias = up->relation->alias && up->relation->alias->aliasname
+                          ? up->relation->alias->aliasname
+                          : table.name;
+  if (!compiler.AddTable(table, alias, "t_target", error)) return false;
+  std::string from = tbl + " AS t_target";
+  for (size_t i = 0; i < up->n_from_clause; i++) {
+    std::string item;
+    if (!compiler.AddFromItem(up->from_clause[i], &item, error)) return false;
+    from += ", " + item;
+  }
+  std::string select = "SELECT t_target.rid, t_target.doc";
+  for (size_t i = 0; i < up->n_target_list; i++) {
+    const PgQuery__ResTarget* t = up->target_list[i]->res_target;
+    int index = table.ColumnIndex(t->name);
+    if (index < 0) {
+      *error = Err("42703",
+                   "column \"" + std::string(t->name) + "\" of relation \"" +
+                       table.name + "\" does not exist",
+                   t->location);
+      return false;
+    }
+    if (t->n_indirection > 0) {
+      *error = Err("0A000",
+                   "assignment to a field or array element of a "
+                   "column is not supported yet",
+                   t->location);
+      return false;
+    }
+    const catalog::Column& col = table.columns[index];
+    if (t->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
+      dml->set_columns.push_back(index);
+      dml->set_types.push_back(col.type);
+      dml->set_default.push_back(true);
+      select += ", NULL";
+      continue;
+    }
+    if (col.identity == 'a') {
+      PgError err = Err(
+          "428C9", "column \"" + col.name + "\" can only be updated to DEFAULT",
+          t->location);
+      err.detail = "Column \"" + col.name +
+                   "\" is an identity column defined as GENERATED ALWAYS.";
+      *error = err;
+      return false;
+    }
+    std::unique_ptr<Expr> e;
+    if (!compiler.AnalyzeExpr(t->val, &e, error)) return false;
+    if (!CoerceForColumn(compiler.analyzer(), &e, col, error)) return false;
+    dml->set_columns.push_back(index);
+    dml->set_types.push_back(e->type);
+    dml->set_default.push_back(false);
+    select += ", " + compiler.Emit(*e);
+  }
+  std::string where;
+  if (up->where_clause) {
+    std::unique_ptr<Expr> e;
+    if (!compiler.AnalyzeExpr(up->where_clause, &e, error) ||
+        !compiler.analyzer()->Coerce(&e, oid::kBool, -1, error))
+      return false;
+    if (e->type != oid::kBool) {
+      *error = Err("42804",
+                   "argument of WHERE must be type boolean, not type " +
+                       TypeName(e->type),
+                   e->location);
+      return false;
+    }
+    where = " WHERE " + compiler.Emit(*e);
+  }
+  scan->sql = select + " FROM " + from + where;
+  dml->scan = scan;
+  plan->columns.clear();
+  if (!AnalyzeRowParts(this, plan, dml.get(), up->returning_list,
+                       up->n_returning_list, &plan->columns, error))
+    return false;
+  if (!compiler.analyzer()->CheckParams(error)) return false;
+  FinishRowParams(plan, dml.get());
+  plan->dml = dml;
+  plan->catalog = catalog_;
+  plan->catalog_version = catalog_version_;
+  return true;
+}
+
+bool SessionImpl::AnalyzeDelete(Plan* plan, PgError* error) {
+  const PgQuery__DeleteStmt* del = plan->node->delete_stmt;
+  if (del->with_clause) {
+    *error = Err("0A000", "WITH is not supported yet");
+    return false;
+  }
+  if (!LoadCatalog(error)) return false;
+  CompileContext context = MakeCompileContext(plan);
+  auto dml = std::make_shared<DmlPlan>();
+  dml->kind = DmlPlan::Kind::kDelete;
+  dml->catalog = catalog_;
+  if (!ResolveTarget(this, &context, del->relation, &dml->table, error))
+    return false;
+  const catalog::Table& table = *dml->table;
+  dml->counters = table.schema == "admin" && table.name == "counters";
+  dml->db = dml->counters ? docstore::kAdminDb : database_;
+  dml->collection = table.collection;
+  auto scan = std::make_shared<Compiled>();
+  QueryCompiler compiler(&context);
+  compiler.set_target(scan.get());
+  std::string tbl;
+  if (!CollectionTable(dml->counters ? "admin.counters" : table.collection,
+                       &tbl, error))
+    return false;
+  std::string alias = del->relation->alias && del->relation->alias->aliasname
+                          ? del->relation->alias->aliasname
+                          : table.name;
+  if (!compiler.AddTable(table, alias, "t_target", error)) return false;
+  std::string from = tbl + " AS t_target";
+  for (size_t i = 0; i < del->n_using_clause; i++) {
+    std::string item;
+    if (!compiler.AddFromItem(del->using_clause[i], &item, error)) return false;
+    from += ", " + item;
+  }
+  std::string where;
+  if (del->where_clause) {
+    std::unique_ptr<Expr> e;
+    if (!compiler.AnalyzeExpr(del->where_clause, &e, error) ||
+        !compiler.analyzer()->Coerce(&e, oid::kBool, -1, error))
+      return false;
+    if (e->type != oid::kBool) {
+      *error = Err("42804",
+                   "argument of WHERE must be type boolean, not type " +
+                       TypeName(e->type),
+                   e->location);
+      return false;
+    }
+    where = " WHERE " + compiler.Emit(*e);
+  }
+  scan->sql = "SELECT DISTINCT t_target.rid, t_target.doc FROM " + from + where;
+  if (del->n_using_clause == 0)
+    scan->sql = "SELECT t_target.rid, t_target.doc FROM " + from + where;
+  dml->scan = scan;
+  plan->columns.clear();
+  if (!AnalyzeRowParts(this, plan, dml.get(), del->returning_list,
+                       del->n_returning_list, &plan->columns, error))
+    return false;
+  if (!compiler.analyzer()->CheckParams(error)) return false;
+  FinishRowParams(plan, dml.get());
+  plan->dml = dml;
+  plan->catalog = catalog_;
+  plan->catalog_version = catalog_version_;
+  return true;
+}
+
+}  // namespace kova::planner

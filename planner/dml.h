@@ -1,0 +1,63 @@
+// INSERT, UPDATE and DELETE over tables. Internal to the planner.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "planner/expr.h"
+#include "planner/query.h"
+
+namespace kova::planner {
+
+// An expression over the columns of one row (RETURNING, CHECK, ON CONFLICT
+// ... SET): column i of the row is parameter `row_base + i`, and of the
+// EXCLUDED row `row_base + ncolumns + i`.
+struct RowExpr {
+  std::shared_ptr<Expr> expr;
+};
+
+struct DmlPlan {
+  enum class Kind { kInsert, kUpdate, kDelete } kind = Kind::kInsert;
+  std::shared_ptr<const catalog::Catalog> catalog;  // keeps `table` alive
+  const catalog::Table* table = nullptr;
+  bool counters = false;  // admin.counters
+  std::string db, collection;
+  int row_base = 0;  // first row parameter (after the statement's own)
+
+  // INSERT: the target column of each source position; VALUES rows (a null
+  // expression is DEFAULT) or a SELECT.
+  std::vector<int> insert_columns;
+  std::vector<std::vector<std::shared_ptr<Expr>>> rows;
+  std::shared_ptr<Compiled> source;
+  std::vector<uint32_t> source_types;
+  bool overriding_system = false;
+  bool overriding_user = false;
+  // Defaults of the table's columns (null: none or autoincrement).
+  std::vector<std::shared_ptr<Expr>> defaults;
+  // ON CONFLICT: 1 DO NOTHING, 2 DO UPDATE.
+  int on_conflict = 0;
+  std::string conflict_index;  // empty: any unique index
+  std::vector<std::pair<int, std::shared_ptr<Expr>>> conflict_set;
+  std::shared_ptr<Expr> conflict_where;
+
+  // UPDATE / DELETE: SELECT rid, doc[, new values...] FROM ...
+  std::shared_ptr<Compiled> scan;
+  std::vector<int> set_columns;  // column of each new value in the scan
+  std::vector<uint32_t> set_types;
+  std::vector<bool> set_default;  // SET col = DEFAULT
+
+  // CHECK constraints (name, expression over the row).
+  std::vector<std::pair<std::string, std::shared_ptr<Expr>>> checks;
+  std::vector<std::shared_ptr<Expr>> returning;
+};
+
+// The value of an expression of type `from` stored in column `col`:
+// PostgreSQL's assignment cast (string types check their length as input
+// does, rather than truncating as an explicit cast does).
+bool AssignValue(uint32_t from, const catalog::Column& col,
+                 const types::TypeContext& context, Value* value,
+                 PgError* error);
+
+}  // namespace kova::planner

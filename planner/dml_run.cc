@@ -1,0 +1,496 @@
+// Running INSERT, UPDATE and DELETE plans: one document per row, through
+// the docstore (which assigns autoincrement values and keeps the unique
+// indexes), with PostgreSQL's constraint errors.
+#include <cstring>
+
+#include "planner/dml.h"
+#include "planner/expr_internal.h"
+#include "planner/session_impl.h"
+#include "planner/session_util.h"
+
+namespace kova::planner {
+
+namespace {
+
+std::string RowText(const std::vector<Value>& values) {
+  std::string out = "(";
+  for (size_t i = 0; i < values.size(); i++) {
+    if (i) out += ", ";
+    out += values[i] ? *values[i] : "null";
+  }
+  return out + ")";
+}
+
+// Canonical values of a table's columns from a stored document.
+bool DecodeRow(const catalog::Table& table, const uint8_t* data, size_t len,
+               const types::TypeContext& context, std::vector<Value>* out,
+               PgError* error) {
+  out->assign(table.columns.size(), std::nullopt);
+  bson_t doc;
+  if (!bson_init_static(&doc, data, len)) return true;
+  bool counters = table.schema == "admin" && table.name == "counters";
+  bson_iter_t it;
+  bson_iter_init(&it, &doc);
+  while (bson_iter_next(&it)) {
+    const char* key = bson_iter_key(&it);
+    if (!counters && std::strcmp(key, "_id") == 0) continue;
+    int index = table.ColumnIndex(key);
+    if (index < 0) continue;
+    if (!FromSValue(table.columns[index].type, SValueFromBson(&it), context,
+                    &(*out)[index], error))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+// The statement's parameters followed by the row (and EXCLUDED) values.
+static std::vector<Value> RowParams(const std::vector<Value>& params,
+                                    int row_base, const std::vector<Value>& row,
+                                    const std::vector<Value>* excluded) {
+  std::vector<Value> out(params.begin(), params.end());
+  out.resize(row_base);
+  out.insert(out.end(), row.begin(), row.end());
+  if (excluded) out.insert(out.end(), excluded->begin(), excluded->end());
+  return out;
+}
+
+bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
+  Plan& plan = *portal->plan;
+  if (!RefreshPlan(&plan, error)) return false;
+  const DmlPlan& dml = *plan.dml;
+  const catalog::Table& table = *dml.table;
+  const types::TypeContext& context = settings_.type_context();
+  if (!CheckWritable(dml.kind == DmlPlan::Kind::kInsert   ? "INSERT"
+                     : dml.kind == DmlPlan::Kind::kUpdate ? "UPDATE"
+                                                          : "DELETE",
+                     error))
+    return false;
+  docstore::Status st = EnsureWriteTransaction();
+  if (!st.ok()) {
+    *error = TableError(st);
+    return false;
+  }
+  if (!runtime_.Attach(storage_->connection(), error)) return false;
+  const size_t ncols = table.columns.size();
+  int64_t count = 0;
+  std::vector<Datum> encoded;
+
+  auto emit_returning = [&](const std::vector<Value>& row) {
+    if (dml.returning.empty()) return true;
+    std::vector<Value> rp =
+        RowParams(portal->params, dml.row_base, row, nullptr);
+    std::vector<Value> out(dml.returning.size());
+    for (size_t i = 0; i < dml.returning.size(); i++)
+      if (!Evaluate(*dml.returning[i], rp, this, &out[i], error)) return false;
+    if (!EncodeRow(out, plan.columns, portal->formats, &encoded, error))
+      return false;
+    portal->rows.push_back(std::move(encoded));
+    return true;
+  };
+
+  // NOT NULL and CHECK. `assigned`: columns the store fills in.
+  auto check_row = [&](const std::vector<Value>& row,
+                       const std::vector<bool>& assigned) {
+    for (size_t i = 0; i < ncols; i++) {
+      const auto& col = table.columns[i];
+      if (col.not_null && !row[i] && !assigned[i]) {
+        *error = Err("23502", "null value in column \"" + col.name +
+                                  "\" of relation \"" + table.name +
+                                  "\" violates not-null constraint");
+        error->detail = "Failing row contains " + RowText(row) + ".";
+        return false;
+      }
+    }
+    if (dml.checks.empty()) return true;
+    std::vector<Value> rp =
+        RowParams(portal->params, dml.row_base, row, nullptr);
+    for (const auto& [name, expr] : dml.checks) {
+      Value v;
+      if (!Evaluate(*expr, rp, this, &v, error)) return false;
+      if (v && *v == "f") {
+        *error =
+            Err("23514", "new row for relation \"" + table.name +
+                             "\" violates check constraint \"" + name + "\"");
+        error->detail = "Failing row contains " + RowText(row) + ".";
+        return false;
+      }
+    }
+    return true;
+  };
+
+  // A document from row values; `base` keeps fields the table does not
+  // know (and _id) from the stored document.
+  auto build_doc = [&](const std::vector<Value>& row,
+                       const std::vector<bool>& assigned, const bson_t* base,
+                       bson_t* doc) {
+    if (base) {
+      bson_iter_t it;
+      bson_iter_init(&it, base);
+      while (bson_iter_next(&it)) {
+        const char* key = bson_iter_key(&it);
+        bool is_id = std::strcmp(key, "_id") == 0;
+        if (!is_id || dml.counters) {
+          if (table.ColumnIndex(key) >= 0) continue;
+        }
+        bson_append_iter(doc, key, -1, &it);
+      }
+    }
+    for (size_t i = 0; i < ncols; i++) {
+      const auto& col = table.columns[i];
+      if (assigned[i]) continue;
+      if (!row[i]) {
+        // An autoincrement column holding NULL keeps an explicit null (an
+        // absent field would get the next value).
+        if (!col.counter.empty()) bson_append_null(doc, col.name.c_str(), -1);
+        continue;
+      }
+      SValue sv;
+      if (!ToSValue(col.type, row[i], context, &sv, error)) return false;
+      AppendSValue(doc, col.name, col.type, sv);
+    }
+    return true;
+  };
+
+  auto unique_error = [&](const docstore::Status& s,
+                          const std::vector<Value>& row) {
+    std::string index = s.index_name;
+    const catalog::Index* x = nullptr;
+    for (const auto& candidate : table.indexes)
+      if (candidate.name == index) x = &candidate;
+    PgError e =
+        Err("23505",
+            "duplicate key value violates unique constraint \"" + index + "\"");
+    if (x) {
+      std::string cols, vals;
+      for (size_t i = 0; i < x->columns.size(); i++) {
+        int c = table.ColumnIndex(x->columns[i]);
+        if (i) {
+          cols += ", ";
+          vals += ", ";
+        }
+        cols += x->columns[i];
+        std::string v = c >= 0 && row[c] ? *row[c] : "null";
+        if (c >= 0 && !row[c]) {
+          // A value the store assigned: read it from the message.
+          std::string key = x->columns[i] + ": ";
+          size_t at = s.message().find(key, s.message().find("dup key"));
+          if (at != std::string::npos) {
+            at += key.size();
+            size_t end = s.message().find_first_of(",}", at);
+            v = s.message().substr(at, end - at);
+            while (!v.empty() && v.back() == ' ') v.pop_back();
+          }
+        }
+        vals += v;
+      }
+      e.detail = "Key (" + cols + ")=(" + vals + ") already exists.";
+    }
+    return e;
+  };
+
+  auto counter_error = [&](const docstore::Status& s) {
+    PgError e = TableError(s);
+    if (s.code() == docstore::Code::kCounterExhausted) {
+      // The sequence behind the column, as PostgreSQL names it.
+      for (const auto& col : table.columns) {
+        if (col.sequence.empty()) continue;
+        std::string name = col.sequence.substr(col.sequence.find('.') + 1);
+        bool max = s.message().find("maximum") != std::string::npos;
+        size_t open = s.message().rfind('(');
+        std::string bound = s.message().substr(open + 1);
+        if (!bound.empty()) bound.pop_back();
+        e.message = std::string("nextval: reached ") +
+                    (max ? "maximum" : "minimum") + " value of sequence \"" +
+                    name + "\" (" + bound + ")";
+      }
+    }
+    return e;
+  };
+
+  // Reads the stored values back for RETURNING.
+  auto stored_values = [&](const docstore::Document& stored,
+                           std::vector<Value>* row) {
+    return DecodeRow(table, bson_get_data(stored.bson()), stored.bson()->len,
+                     context, row, error);
+  };
+
+  // ON CONFLICT DO UPDATE: the existing row with the same key.
+  auto conflict_update = [&](const std::vector<Value>& proposed,
+                             const std::string& index_name) {
+    const catalog::Index* x = nullptr;
+    for (const auto& candidate : table.indexes)
+      if (candidate.name == index_name) x = &candidate;
+    if (!x) {
+      *error = Err("XX000", "unknown unique index \"" + index_name + "\"");
+      return false;
+    }
+    std::string tbl;
+    if (!CollectionTable(dml.counters ? "admin.counters" : table.collection,
+                         &tbl, error))
+      return false;
+    std::string sql = "SELECT rid, doc FROM " + tbl + " AS t WHERE 1";
+    std::vector<SValue> keys;
+    for (const auto& c : x->columns) {
+      int idx = table.ColumnIndex(c);
+      SValue sv;
+      if (!ToSValue(table.columns[idx].type, proposed[idx], context, &sv,
+                    error))
+        return false;
+      sql += " AND " + ColumnSql("t", c, table.columns[idx].type) + " = ?";
+      keys.push_back(sv);
+    }
+    sqlite3_stmt* stmt;
+    if (sqlite3_prepare_v2(storage_->connection(), sql.c_str(), -1, &stmt,
+                           nullptr) != SQLITE_OK) {
+      *error = Err("XX000", sqlite3_errmsg(storage_->connection()));
+      return false;
+    }
+    for (size_t i = 0; i < keys.size(); i++)
+      BindSValue(stmt, static_cast<int>(i + 1), keys[i]);
+    int64_t rid = 0;
+    std::string stored;
+    if (sqlite3_step(stmt) == SQLITE_ROW) {
+      rid = sqlite3_column_int64(stmt, 0);
+      stored.assign(static_cast<const char*>(sqlite3_column_blob(stmt, 1)),
+                    sqlite3_column_bytes(stmt, 1));
+    }
+    sqlite3_finalize(stmt);
+    if (stored.empty()) {
+      *error = Err("XX000", "conflicting row not found");
+      return false;
+    }
+    std::vector<Value> existing;
+    if (!DecodeRow(table, reinterpret_cast<const uint8_t*>(stored.data()),
+                   stored.size(), context, &existing, error))
+      return false;
+    std::vector<Value> rp =
+        RowParams(portal->params, dml.row_base, existing, &proposed);
+    if (dml.conflict_where) {
+      Value v;
+      if (!Evaluate(*dml.conflict_where, rp, this, &v, error)) return false;
+      if (!v || *v != "t") return true;
+    }
+    std::vector<Value> row = existing;
+    for (const auto& [col, expr] : dml.conflict_set) {
+      if (!Evaluate(*expr, rp, this, &row[col], error)) return false;
+      if (!AssignValue(expr->type, table.columns[col], context, &row[col],
+                       error))
+        return false;
+    }
+    std::vector<bool> none(ncols, false);
+    if (!check_row(row, none)) return false;
+    bson_t base;
+    bson_init_static(&base, reinterpret_cast<const uint8_t*>(stored.data()),
+                     stored.size());
+    bson_t doc = BSON_INITIALIZER;
+    bool built = build_doc(row, none, &base, &doc);
+    docstore::Status s;
+    if (built) s = storage_->ReplaceDocument(dml.db, dml.collection, rid, &doc);
+    bson_destroy(&doc);
+    if (!built) return false;
+    if (!s.ok()) {
+      *error = s.code() == docstore::Code::kDuplicateKey ? unique_error(s, row)
+                                                         : TableError(s);
+      return false;
+    }
+    count++;
+    return emit_returning(row);
+  };
+
+  if (dml.kind == DmlPlan::Kind::kInsert) {
+    auto insert_row = [&](std::vector<Value>& row,
+                          std::vector<bool>& provided) {
+      std::vector<bool> assigned(ncols, false);
+      for (size_t i = 0; i < ncols; i++) {
+        if (provided[i]) continue;
+        const auto& col = table.columns[i];
+        if (!col.counter.empty()) {
+          assigned[i] = true;
+        } else if (dml.defaults[i]) {
+          std::vector<Value> none;
+          if (!Evaluate(*dml.defaults[i], portal->params, this, &row[i], error))
+            return false;
+          if (!AssignValue(dml.defaults[i]->type, col, context, &row[i], error))
+            return false;
+        }
+      }
+      if (!check_row(row, assigned)) return false;
+      bson_t doc = BSON_INITIALIZER;
+      bool ok = build_doc(row, assigned, nullptr, &doc);
+      docstore::Document stored;
+      docstore::Status s;
+      if (ok) {
+        bool want_stored = !dml.returning.empty() || dml.on_conflict == 2;
+        s = storage_->Insert(dml.db, dml.collection, &doc,
+                             want_stored ? &stored : nullptr);
+      }
+      bson_destroy(&doc);
+      if (!ok) return false;
+      if (!s.ok()) {
+        if (s.code() == docstore::Code::kDuplicateKey && dml.on_conflict &&
+            (dml.conflict_index.empty() ||
+             dml.conflict_index == s.index_name)) {
+          if (dml.on_conflict == 1) return true;
+          return conflict_update(row, s.index_name);
+        }
+        *error = s.code() == docstore::Code::kDuplicateKey
+                     ? unique_error(s, row)
+                     : counter_error(s);
+        return false;
+      }
+      count++;
+      if (!dml.returning.empty()) {
+        std::vector<Value> full;
+        if (!stored_values(stored, &full)) return false;
+        if (!emit_returning(full)) return false;
+      }
+      return true;
+    };
+    if (dml.source) {
+      std::vector<std::vector<Value>> rows;
+      bool ok = runtime_.Run(
+          dml.source.get(), portal->params,
+          [&](sqlite3_stmt* stmt, PgError* e) {
+            std::vector<Value> values;
+            if (!runtime_.RowValues(stmt, dml.source->columns, &values, e))
+              return false;
+            rows.push_back(std::move(values));
+            return true;
+          },
+          error);
+      if (!ok) return false;
+      for (auto& values : rows) {
+        std::vector<Value> row(ncols);
+        std::vector<bool> provided(ncols, false);
+        for (size_t c = 0; c < values.size(); c++) {
+          int col = dml.insert_columns[c];
+          const auto& column = table.columns[col];
+          if (dml.overriding_user && column.identity) continue;
+          row[col] = values[c];
+          if (!AssignValue(dml.source_types[c], column, context, &row[col],
+                           error))
+            return false;
+          provided[col] = true;
+        }
+        if (!insert_row(row, provided)) return false;
+      }
+    } else {
+      for (const auto& exprs : dml.rows) {
+        std::vector<Value> row(ncols);
+        std::vector<bool> provided(ncols, false);
+        for (size_t c = 0; c < exprs.size(); c++) {
+          if (!exprs[c]) continue;  // DEFAULT
+          int col = dml.insert_columns[c];
+          const auto& column = table.columns[col];
+          if (dml.overriding_user && column.identity) continue;
+          if (!Evaluate(*exprs[c], portal->params, this, &row[col], error))
+            return false;
+          if (!AssignValue(exprs[c]->type, column, context, &row[col], error))
+            return false;
+          provided[col] = true;
+        }
+        if (!insert_row(row, provided)) return false;
+      }
+    }
+    portal->final_result = Tag("INSERT 0 " + std::to_string(count));
+    return true;
+  }
+
+  // UPDATE / DELETE: collect the rows first, then change them.
+  struct Target {
+    int64_t rid;
+    std::string doc;
+    std::vector<SValue> values;
+  };
+  std::vector<Target> targets;
+  std::unordered_map<int64_t, bool> seen;
+  bool ok = runtime_.Run(
+      dml.scan.get(), portal->params,
+      [&](sqlite3_stmt* stmt, PgError*) {
+        Target t;
+        t.rid = sqlite3_column_int64(stmt, 0);
+        if (seen[t.rid]) return true;
+        seen[t.rid] = true;
+        t.doc.assign(static_cast<const char*>(sqlite3_column_blob(stmt, 1)),
+                     sqlite3_column_bytes(stmt, 1));
+        int n = sqlite3_column_count(stmt);
+        for (int i = 2; i < n; i++) t.values.push_back(ReadColumn(stmt, i));
+        targets.push_back(std::move(t));
+        return true;
+      },
+      error);
+  if (!ok) return false;
+  for (const Target& t : targets) {
+    std::vector<Value> row;
+    if (!DecodeRow(table, reinterpret_cast<const uint8_t*>(t.doc.data()),
+                   t.doc.size(), context, &row, error))
+      return false;
+    if (dml.kind == DmlPlan::Kind::kDelete) {
+      docstore::Status s =
+          storage_->DeleteDocument(dml.db, dml.collection, t.rid);
+      if (!s.ok()) {
+        *error = TableError(s);
+        return false;
+      }
+      count++;
+      if (!emit_returning(row)) return false;
+      continue;
+    }
+    std::vector<bool> assigned(ncols, false);
+    for (size_t k = 0; k < dml.set_columns.size(); k++) {
+      int col = dml.set_columns[k];
+      const auto& column = table.columns[col];
+      if (dml.set_default[k]) {
+        if (!column.counter.empty()) {
+          int64_t v;
+          docstore::Status s = storage_->NextCounter(column.counter, &v);
+          if (!s.ok()) {
+            *error = counter_error(s);
+            return false;
+          }
+          row[col] = std::to_string(v);
+        } else if (dml.defaults[col]) {
+          if (!Evaluate(*dml.defaults[col], portal->params, this, &row[col],
+                        error))
+            return false;
+          if (!AssignValue(dml.defaults[col]->type, column, context, &row[col],
+                           error))
+            return false;
+        } else {
+          row[col] = std::nullopt;
+        }
+        continue;
+      }
+      if (!FromSValue(dml.set_types[k], t.values[k], context, &row[col], error))
+        return false;
+      if (!AssignValue(dml.set_types[k], column, context, &row[col], error))
+        return false;
+    }
+    if (!check_row(row, assigned)) return false;
+    bson_t base;
+    bson_init_static(&base, reinterpret_cast<const uint8_t*>(t.doc.data()),
+                     t.doc.size());
+    bson_t doc = BSON_INITIALIZER;
+    bool built = build_doc(row, assigned, &base, &doc);
+    docstore::Status s;
+    if (built)
+      s = storage_->ReplaceDocument(dml.db, dml.collection, t.rid, &doc);
+    bson_destroy(&doc);
+    if (!built) return false;
+    if (!s.ok()) {
+      *error = s.code() == docstore::Code::kDuplicateKey ? unique_error(s, row)
+                                                         : TableError(s);
+      return false;
+    }
+    count++;
+    if (!emit_returning(row)) return false;
+  }
+  portal->final_result = Tag(
+      std::string(dml.kind == DmlPlan::Kind::kDelete ? "DELETE " : "UPDATE ") +
+      std::to_string(count));
+  return true;
+}
+
+}  // namespace kova::planner

@@ -1,0 +1,1219 @@
+// SELECT over tables, compiled to one SQLite statement.
+#include "planner/query.h"
+
+#include "planner/expr_internal.h"
+
+namespace kova::planner {
+using namespace expr_detail;
+
+namespace {
+
+std::string RangeVarName(const PgQuery__RangeVar* rv) {
+  std::string name = rv->relname;
+  if (rv->schemaname && *rv->schemaname)
+    name = std::string(rv->schemaname) + "." + name;
+  return name;
+}
+
+std::string FieldName(const PgQuery__Node* n) {
+  if (n->node_case == PG_QUERY__NODE__NODE_STRING) return n->string->sval;
+  return "*";
+}
+
+// Types SQLite compares in PostgreSQL's order (same SQLite form, and a
+// collation where text order is not the value order).
+bool NativeComparable(uint32_t a, uint32_t b) {
+  if (IsInteger(a) && IsInteger(b)) return true;
+  if ((IsInteger(a) || IsFloat(a)) && (IsInteger(b) || IsFloat(b))) return true;
+  if (IsText(a) && IsText(b)) {
+    // char(n) compares without trailing blanks.
+    return a != oid::kBpchar && b != oid::kBpchar;
+  }
+  if (a != b) return false;
+  switch (a) {
+    case oid::kBool:
+    case oid::kDate:
+    case oid::kTime:
+    case oid::kTimestamp:
+    case oid::kTimestamptz:
+    case oid::kUuid:
+    case oid::kBytea:
+    case oid::kNumeric:
+    case oid::kInterval:
+    case oid::kOid:
+      return true;
+    default:
+      return false;
+  }
+}
+
+int Bits(uint32_t type) {
+  return type == oid::kInt2 ? 16 : type == oid::kInt4 ? 32 : 64;
+}
+
+}  // namespace
+
+Compiled::~Compiled() {
+  if (stmt) sqlite3_finalize(stmt);
+}
+
+const catalog::Table& QueryCompiler::CountersTable() {
+  static const catalog::Table table = [] {
+    catalog::Table t;
+    t.oid = 13101;
+    t.schema = "admin";
+    t.name = "counters";
+    t.collection = "counters";
+    auto col = [&](const char* name, uint32_t type) {
+      catalog::Column c;
+      c.name = name;
+      c.type = type;
+      t.columns.push_back(c);
+    };
+    col("_id", oid::kText);
+    col("collection", oid::kText);
+    col("field", oid::kText);
+    col("last", oid::kInt8);
+    col("start", oid::kInt8);
+    col("increment", oid::kInt8);
+    col("min", oid::kInt8);
+    col("max", oid::kInt8);
+    col("cycle", oid::kBool);
+    return t;
+  }();
+  return table;
+}
+
+QueryCompiler::QueryCompiler(CompileContext* context, QueryCompiler* parent,
+                             Compiled* shared)
+    : context_(context),
+      parent_(parent),
+      out_(shared),
+      analyzer_(context->hooks, context->param_types) {
+  analyzer_.set_scope(this);
+  alias_counter_ = parent ? parent->alias_counter_ : &own_alias_counter_;
+}
+
+std::string QueryCompiler::NewAlias() {
+  return "t" + std::to_string((*alias_counter_)++);
+}
+
+bool QueryCompiler::LookupRelation(CompileContext* context,
+                                   const PgQuery__RangeVar* rv,
+                                   const catalog::Table** table,
+                                   const catalog::View** view, PgError* error) {
+  *table = nullptr;
+  *view = nullptr;
+  std::string schema = rv->schemaname ? rv->schemaname : "";
+  std::string name = rv->relname;
+  if (rv->catalogname && *rv->catalogname && context->db != rv->catalogname) {
+    *error = Err("0A000",
+                 "cross-database references are not implemented: " +
+                     std::string(rv->catalogname) + "." + RangeVarName(rv),
+                 rv->location);
+    return false;
+  }
+  if (schema == "admin" && name == "counters") {
+    *table = &CountersTable();
+    return true;
+  }
+  const catalog::Catalog& cat = *context->catalog;
+  std::vector<std::string> schemas;
+  if (!schema.empty())
+    schemas.push_back(schema);
+  else
+    schemas = context->search_path;
+  for (const auto& s : schemas) {
+    if ((*table = cat.FindTable(s, name))) return true;
+    if ((*view = cat.FindView(s, name))) return true;
+  }
+  if (!schema.empty() && !cat.FindSchema(schema)) {
+    *error =
+        Err("3F000", "schema \"" + schema + "\" does not exist", rv->location);
+    return false;
+  }
+  *error = Err("42P01", "relation \"" + RangeVarName(rv) + "\" does not exist",
+               rv->location);
+  return false;
+}
+
+bool QueryCompiler::AddTable(const catalog::Table& table,
+                             const std::string& alias,
+                             const std::string& sql_alias, PgError* error) {
+  for (const auto& e : entries_) {
+    if (e.alias == alias) {
+      *error =
+          Err("42712", "table name \"" + alias + "\" specified more than once");
+      return false;
+    }
+  }
+  RangeEntry entry;
+  entry.alias = alias;
+  entry.sql_alias = sql_alias;
+  entry.table_oid = table.oid;
+  entry.has_doc = true;
+  bool counters = table.schema == "admin" && table.name == "counters";
+  for (size_t i = 0; i < table.columns.size(); i++) {
+    const auto& c = table.columns[i];
+    std::string sql = ColumnSql(sql_alias, c.name, c.type);
+    if (counters && c.name == "_id") sql = sql_alias + ".kid";
+    entry.columns.push_back(
+        {c.name, c.type, c.typmod, sql, static_cast<int16_t>(i + 1)});
+  }
+  entries_.push_back(std::move(entry));
+  return true;
+}
+
+bool QueryCompiler::AddFromItem(const PgQuery__Node* node, std::string* sql,
+                                PgError* error) {
+  switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_RANGE_VAR: {
+      const PgQuery__RangeVar* rv = node->range_var;
+      const catalog::Table* table;
+      const catalog::View* view;
+      if (!LookupRelation(context_, rv, &table, &view, error)) return false;
+      std::string alias = rv->alias && rv->alias->aliasname
+                              ? rv->alias->aliasname
+                              : rv->relname;
+      std::string sql_alias = NewAlias();
+      if (view) {
+        std::unique_ptr<sql::ParseTree> tree;
+        sql::SyntaxError syntax;
+        if (!sql::ParseTree::Parse(view->query, &tree, &syntax) ||
+            tree->size() != 1) {
+          *error = Err("XX000", "view \"" + view->name + "\" is unreadable");
+          return false;
+        }
+        QueryCompiler sub(context_, this, out_);
+        Compiled inner;
+        inner.binds = std::move(out_->binds);
+        inner.fallbacks = std::move(out_->fallbacks);
+        sub.out_ = &inner;
+        bool ok = sub.CompileSelect(tree->statement(0).stmt->select_stmt,
+                                    &inner, error);
+        out_->binds = std::move(inner.binds);
+        out_->fallbacks = std::move(inner.fallbacks);
+        if (!ok) return false;
+        RangeEntry entry;
+        entry.alias = alias;
+        entry.sql_alias = sql_alias;
+        entry.table_oid = view->oid;
+        for (size_t i = 0; i < inner.columns.size(); i++) {
+          const auto& c = inner.columns[i];
+          entry.columns.push_back({c.name, c.type_oid, c.type_modifier,
+                                   sql_alias + ".c" + std::to_string(i),
+                                   static_cast<int16_t>(i + 1)});
+        }
+        entries_.push_back(std::move(entry));
+        *sql = "(" + inner.sql + ") AS " + sql_alias;
+        return true;
+      }
+      std::string tbl;
+      if (table->schema == "admin" && table->name == "counters") {
+        if (!context_->collection_table("admin.counters", &tbl, error))
+          return false;
+      } else if (!context_->collection_table(table->collection, &tbl, error)) {
+        return false;
+      }
+      if (!AddTable(*table, alias, sql_alias, error)) return false;
+      if (rv->alias && rv->alias->n_colnames > 0) {
+        auto& cols = entries_.back().columns;
+        for (size_t i = 0; i < rv->alias->n_colnames && i < cols.size(); i++)
+          cols[i].name = rv->alias->colnames[i]->string->sval;
+      }
+      *sql = tbl + " AS " + sql_alias;
+      return true;
+    }
+    case PG_QUERY__NODE__NODE_RANGE_SUBSELECT: {
+      const PgQuery__RangeSubselect* rs = node->range_subselect;
+      if (rs->lateral) {
+        *error = Err("0A000", "LATERAL is not supported yet");
+        return false;
+      }
+      QueryCompiler sub(context_, this, out_);
+      Compiled inner;
+      inner.binds = std::move(out_->binds);
+      inner.fallbacks = std::move(out_->fallbacks);
+      sub.out_ = &inner;
+      bool ok = sub.CompileSelect(rs->subquery->select_stmt, &inner, error);
+      out_->binds = std::move(inner.binds);
+      out_->fallbacks = std::move(inner.fallbacks);
+      if (!ok) return false;
+      RangeEntry entry;
+      entry.alias =
+          rs->alias && rs->alias->aliasname ? rs->alias->aliasname : "";
+      entry.sql_alias = NewAlias();
+      for (size_t i = 0; i < inner.columns.size(); i++) {
+        const auto& c = inner.columns[i];
+        std::string name = c.name;
+        if (rs->alias && i < rs->alias->n_colnames)
+          name = rs->alias->colnames[i]->string->sval;
+        entry.columns.push_back({name, c.type_oid, c.type_modifier,
+                                 entry.sql_alias + ".c" + std::to_string(i),
+                                 0});
+      }
+      *sql = "(" + inner.sql + ") AS " + entry.sql_alias;
+      entries_.push_back(std::move(entry));
+      return true;
+    }
+    case PG_QUERY__NODE__NODE_JOIN_EXPR: {
+      const PgQuery__JoinExpr* j = node->join_expr;
+      std::string left, right;
+      if (!AddFromItem(j->larg, &left, error)) return false;
+      if (!AddFromItem(j->rarg, &right, error)) return false;
+      const char* kind = "JOIN";
+      switch (j->jointype) {
+        case PG_QUERY__JOIN_TYPE__JOIN_LEFT:
+          kind = "LEFT JOIN";
+          break;
+        case PG_QUERY__JOIN_TYPE__JOIN_RIGHT:
+          kind = "RIGHT JOIN";
+          break;
+        case PG_QUERY__JOIN_TYPE__JOIN_FULL:
+          kind = "FULL JOIN";
+          break;
+        default:
+          break;
+      }
+      std::string cond;
+      if (j->n_using_clause > 0 || j->is_natural) {
+        *error = Err("0A000",
+                     "JOIN ... USING and NATURAL JOIN are not "
+                     "supported yet");
+        return false;
+      }
+      if (j->quals) {
+        std::unique_ptr<Expr> e;
+        const char* saved = aggregate_context_;
+        aggregate_context_ = "JOIN conditions";
+        bool ok = analyzer_.Analyze(j->quals, &e, error) &&
+                  analyzer_.Coerce(&e, oid::kBool, -1, error);
+        aggregate_context_ = saved;
+        if (!ok) return false;
+        if (e->type != oid::kBool) {
+          *error = Err("42804",
+                       "argument of JOIN/ON must be type boolean, not type " +
+                           TypeName(e->type),
+                       e->location);
+          return false;
+        }
+        cond = Emit(*e);
+        if (emit_failed_) {
+          *error = emit_error_;
+          return false;
+        }
+      }
+      *sql = left + " " + kind + " " + right +
+             (cond.empty() ? (std::string(kind) == "JOIN" ? "" : " ON 1")
+                           : " ON " + cond);
+      if (j->alias) {
+        *error = Err("0A000", "aliases on JOIN are not supported yet");
+        return false;
+      }
+      return true;
+    }
+    case PG_QUERY__NODE__NODE_RANGE_FUNCTION:
+      *error = Err("0A000", "functions in FROM are not supported yet");
+      return false;
+    default:
+      *error = Err("0A000", "this FROM item is not supported yet");
+      return false;
+  }
+}
+
+bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
+                                  std::unique_ptr<Expr>* out, PgError* error) {
+  std::vector<std::string> fields;
+  for (size_t i = 0; i < ref->n_fields; i++)
+    fields.push_back(FieldName(ref->fields[i]));
+  if (fields.back() == "*") {
+    *error =
+        Err("0A000", "a row value (*) is not supported here", ref->location);
+    return false;
+  }
+  std::string column = fields.back();
+  std::string qualifier = fields.size() >= 2 ? fields[fields.size() - 2] : "";
+  for (QueryCompiler* scope = this; scope; scope = scope->parent_) {
+    const RangeEntry::Col* found = nullptr;
+    const RangeEntry* found_entry = nullptr;
+    bool qualifier_seen = false;
+    for (const auto& entry : scope->entries_) {
+      if (!qualifier.empty() && entry.alias != qualifier) continue;
+      qualifier_seen = true;
+      const RangeEntry::Col* hit = nullptr;
+      for (const auto& c : entry.columns)
+        if (c.name == column) hit = &c;
+      static RangeEntry::Col hidden_id;
+      if (!hit && column == "_id" && entry.has_doc) {
+        hidden_id = {"_id", oid::kText, -1,
+                     "kova_get(" + entry.sql_alias + ".doc, '_id')", 0};
+        hit = &hidden_id;
+      }
+      if (!hit) continue;
+      if (found) {
+        *error =
+            Err("42702", "column reference \"" + column + "\" is ambiguous",
+                ref->location);
+        return false;
+      }
+      found = hit;
+      found_entry = &entry;
+    }
+    if (found) {
+      auto e = std::make_unique<Expr>();
+      e->kind = Expr::Kind::kColumn;
+      e->type = found->type;
+      e->typmod = found->typmod;
+      e->name = found->sql;
+      e->location = ref->location;
+      e->table_oid = found_entry->table_oid;
+      e->attnum = found->attnum;
+      *out = std::move(e);
+      return true;
+    }
+    if (!qualifier.empty() && qualifier_seen) {
+      *error =
+          Err("42703", "column " + qualifier + "." + column + " does not exist",
+              ref->location);
+      return false;
+    }
+  }
+  if (!qualifier.empty()) {
+    *error = Err("42P01",
+                 "missing FROM-clause entry for table \"" + qualifier + "\"",
+                 ref->location);
+    return false;
+  }
+  *error =
+      Err("42703", "column \"" + column + "\" does not exist", ref->location);
+  return false;
+}
+
+bool QueryCompiler::AggregatesAllowed(const char** context) {
+  if (aggregate_context_) {
+    *context = aggregate_context_;
+    return false;
+  }
+  saw_aggregate_ = true;
+  return true;
+}
+
+bool QueryCompiler::AnalyzeSubLink(const PgQuery__SubLink* link,
+                                   std::unique_ptr<Expr>* out, PgError* error) {
+  QueryCompiler sub(context_, this, out_);
+  Compiled inner;
+  inner.binds = std::move(out_->binds);
+  inner.fallbacks = std::move(out_->fallbacks);
+  sub.out_ = &inner;
+  bool ok = sub.CompileSelect(link->subselect->select_stmt, &inner, error);
+  out_->binds = std::move(inner.binds);
+  out_->fallbacks = std::move(inner.fallbacks);
+  if (!ok) return false;
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::kSubquery;
+  e->location = link->location;
+  e->subquery_sql = inner.sql;
+  switch (link->sub_link_type) {
+    case PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK:
+      e->name = "exists";
+      e->type = oid::kBool;
+      break;
+    case PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK:
+      if (inner.columns.size() != 1) {
+        *error = Err("42601", "subquery must return only one column",
+                     link->location);
+        return false;
+      }
+      e->name = "scalar";
+      e->type = inner.columns[0].type_oid;
+      e->typmod = inner.columns[0].type_modifier;
+      break;
+    case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK: {
+      if (inner.columns.size() != 1) {
+        *error = Err("42601", "subquery has too many columns", link->location);
+        return false;
+      }
+      std::string op = link->n_oper_name
+                           ? sql::JoinNames(link->oper_name, link->n_oper_name)
+                           : "=";
+      if (op != "=") {
+        *error =
+            Err("0A000",
+                "op ANY (subquery) is only supported for =", link->location);
+        return false;
+      }
+      std::unique_ptr<Expr> operand;
+      if (!analyzer_.Analyze(link->testexpr, &operand, error)) return false;
+      uint32_t t = inner.columns[0].type_oid;
+      if (operand->type == oid::kUnknown &&
+          !analyzer_.Coerce(&operand, t, -1, error))
+        return false;
+      if (!NativeComparable(operand->type, t)) {
+        PgError err =
+            Err("42883",
+                "operator does not exist: " + TypeName(operand->type) + " = " +
+                    TypeName(t),
+                link->location);
+        if (operand->type != t) {
+          *error = err;
+          return false;
+        }
+      }
+      e->name = "in";
+      e->type = oid::kBool;
+      e->args.push_back(std::move(operand));
+      break;
+    }
+    default:
+      *error = Err("0A000", "this kind of subquery is not supported yet",
+                   link->location);
+      return false;
+  }
+  *out = std::move(e);
+  return true;
+}
+
+bool QueryCompiler::AnalyzeExpr(const PgQuery__Node* node,
+                                std::unique_ptr<Expr>* out, PgError* error) {
+  return analyzer_.Analyze(node, out, error);
+}
+
+std::string QueryCompiler::Bind(uint32_t type, const Value& value) {
+  SqlBind b;
+  b.type = type;
+  PgError error;
+  if (!ToSValue(type, value, context_->hooks->type_context(), &b.value,
+                &error)) {
+    if (!emit_failed_) emit_error_ = error;
+    emit_failed_ = true;
+  }
+  out_->binds.push_back(std::move(b));
+  return "?" + std::to_string(out_->binds.size());
+}
+
+std::string QueryCompiler::EmitFallback(const Expr& e) {
+  Fallback fb;
+  auto node = std::make_shared<Expr>();
+  node->kind = e.kind;
+  node->type = e.type;
+  node->typmod = e.typmod;
+  node->value = e.value;
+  node->name = e.name;
+  node->has_else = e.has_else;
+  node->location = e.location;
+  std::string sql = "kova_eval(";
+  std::vector<std::string> args;
+  for (size_t i = 0; i < e.args.size(); i++) {
+    const Expr& a = *e.args[i];
+    // Nested comparisons inside NULLIF/DISTINCT keep their shape: their
+    // operands become the parameters.
+    if ((e.kind == Expr::Kind::kNullIf && i == 1) ||
+        (e.kind == Expr::Kind::kDistinct)) {
+      auto inner = std::make_unique<Expr>();
+      inner->kind = a.kind;
+      inner->type = a.type;
+      inner->name = a.name;
+      inner->location = a.location;
+      for (const auto& aa : a.args) {
+        auto p = std::make_unique<Expr>();
+        p->kind = Expr::Kind::kParam;
+        p->param = static_cast<int>(fb.arg_types.size());
+        p->type = aa->type;
+        p->typmod = aa->typmod;
+        fb.arg_types.push_back(aa->type);
+        args.push_back(Emit(*aa));
+        inner->args.push_back(std::move(p));
+      }
+      node->args.push_back(std::move(inner));
+      continue;
+    }
+    auto p = std::make_unique<Expr>();
+    p->kind = Expr::Kind::kParam;
+    p->param = static_cast<int>(fb.arg_types.size());
+    p->type = a.type;
+    p->typmod = a.typmod;
+    fb.arg_types.push_back(a.type);
+    args.push_back(Emit(a));
+    node->args.push_back(std::move(p));
+  }
+  fb.node = node;
+  out_->fallbacks.push_back(std::move(fb));
+  sql += std::to_string(out_->fallbacks.size() - 1);
+  for (const auto& a : args) sql += ", " + a;
+  sql += ")";
+  const char* coll = CollationOf(e.type);
+  if (*coll) sql = "(" + sql + " COLLATE " + coll + ")";
+  return sql;
+}
+
+std::string QueryCompiler::EmitOperator(const Expr& e) {
+  const std::string& op = e.name;
+  if (e.args.size() == 1) {
+    const Expr& a = *e.args[0];
+    if (op == "-" && IsInteger(e.type) && a.type == e.type)
+      return "kova_ineg(" + Emit(a) + ", " + std::to_string(Bits(e.type)) + ")";
+    if (op == "+" && IsNumber(e.type)) return Emit(a);
+    return EmitFallback(e);
+  }
+  const Expr& l = *e.args[0];
+  const Expr& r = *e.args[1];
+  if (op == "=" || op == "<>" || op == "!=" || op == "<" || op == ">" ||
+      op == "<=" || op == ">=") {
+    if (NativeComparable(l.type, r.type))
+      return "(" + Emit(l) + " " + (op == "!=" ? "<>" : op) + " " + Emit(r) +
+             ")";
+    return EmitFallback(e);
+  }
+  if ((op == "+" || op == "-" || op == "*" || op == "/" || op == "%") &&
+      IsInteger(e.type) && IsInteger(l.type) && IsInteger(r.type)) {
+    const char* fn = op == "+"   ? "kova_iadd"
+                     : op == "-" ? "kova_isub"
+                     : op == "*" ? "kova_imul"
+                     : op == "/" ? "kova_idiv"
+                                 : "kova_imod";
+    return std::string(fn) + "(" + Emit(l) + ", " + Emit(r) + ", " +
+           std::to_string(Bits(e.type)) + ")";
+  }
+  if (op == "||" && IsText(l.type) && IsText(r.type) &&
+      l.type != oid::kBpchar && r.type != oid::kBpchar)
+    return "(" + Emit(l) + " || " + Emit(r) + ")";
+  return EmitFallback(e);
+}
+
+std::string QueryCompiler::Emit(const Expr& e) {
+  switch (e.kind) {
+    case Expr::Kind::kConst:
+      if (!e.value) return "NULL";
+      return Bind(e.type == oid::kUnknown ? oid::kText : e.type, e.value);
+    case Expr::Kind::kParam: {
+      SqlBind b;
+      b.is_param = true;
+      b.param = e.param;
+      b.type = e.type;
+      out_->binds.push_back(std::move(b));
+      std::string sql = "?" + std::to_string(out_->binds.size());
+      const char* coll = CollationOf(e.type);
+      if (*coll) sql = "(" + sql + " COLLATE " + coll + ")";
+      return sql;
+    }
+    case Expr::Kind::kColumn:
+      return e.name;
+    case Expr::Kind::kAnd:
+    case Expr::Kind::kOr: {
+      std::string sql = "(";
+      for (size_t i = 0; i < e.args.size(); i++) {
+        if (i) sql += e.kind == Expr::Kind::kAnd ? " AND " : " OR ";
+        sql += Emit(*e.args[i]);
+      }
+      return sql + ")";
+    }
+    case Expr::Kind::kNot:
+      return "(NOT " + Emit(*e.args[0]) + ")";
+    case Expr::Kind::kIsNull:
+      return "(" + Emit(*e.args[0]) + " IS NULL)";
+    case Expr::Kind::kIsNotNull:
+      return "(" + Emit(*e.args[0]) + " IS NOT NULL)";
+    case Expr::Kind::kBoolTest: {
+      std::string a = Emit(*e.args[0]);
+      if (e.name == "true") return "(" + a + " IS TRUE)";
+      if (e.name == "not true") return "(" + a + " IS NOT TRUE)";
+      if (e.name == "false") return "(" + a + " IS FALSE)";
+      if (e.name == "not false") return "(" + a + " IS NOT FALSE)";
+      if (e.name == "unknown") return "(" + a + " IS NULL)";
+      return "(" + a + " IS NOT NULL)";
+    }
+    case Expr::Kind::kCase: {
+      // Lazy, as PostgreSQL: a branch not taken is never computed.
+      std::string sql = "CASE";
+      size_t pairs = (e.args.size() - (e.has_else ? 1 : 0)) / 2;
+      for (size_t i = 0; i < pairs; i++)
+        sql += " WHEN " + Emit(*e.args[2 * i]) + " THEN " +
+               Emit(*e.args[2 * i + 1]);
+      if (e.has_else) sql += " ELSE " + Emit(*e.args.back());
+      return sql + " END";
+    }
+    case Expr::Kind::kCoalesce: {
+      if (e.args.size() == 1) return Emit(*e.args[0]);
+      std::string sql = "COALESCE(";
+      for (size_t i = 0; i < e.args.size(); i++) {
+        if (i) sql += ", ";
+        sql += Emit(*e.args[i]);
+      }
+      return sql + ")";
+    }
+    case Expr::Kind::kNullIf: {
+      const Expr& cmp = *e.args[1];
+      if (cmp.kind == Expr::Kind::kOperator && cmp.args.size() == 2 &&
+          NativeComparable(cmp.args[0]->type, cmp.args[1]->type))
+        return "CASE WHEN " + Emit(cmp) + " THEN NULL ELSE " +
+               Emit(*e.args[0]) + " END";
+      return EmitFallback(e);
+    }
+    case Expr::Kind::kDistinct: {
+      const Expr& cmp = *e.args[0];
+      if (cmp.args.size() == 2 &&
+          NativeComparable(cmp.args[0]->type, cmp.args[1]->type))
+        return "(" + Emit(*cmp.args[0]) +
+               (e.name == "not" ? " IS " : " IS NOT ") + Emit(*cmp.args[1]) +
+               ")";
+      return EmitFallback(e);
+    }
+    case Expr::Kind::kOperator:
+      return EmitOperator(e);
+    case Expr::Kind::kCast: {
+      const Expr& a = *e.args[0];
+      if (e.typmod < 0 && a.type == e.type) return Emit(a);
+      if (e.typmod < 0 && IsInteger(a.type) && IsInteger(e.type) &&
+          Bits(e.type) >= Bits(a.type))
+        return Emit(a);
+      if (e.typmod < 0 && IsInteger(a.type) && e.type == oid::kFloat8)
+        return "CAST(" + Emit(a) + " AS REAL)";
+      if (e.typmod < 0 && IsText(a.type) && IsText(e.type) &&
+          e.type != oid::kBpchar && a.type != oid::kBpchar)
+        return Emit(a);
+      return EmitFallback(e);
+    }
+    case Expr::Kind::kAggregate: {
+      if (e.args.empty()) return "count(*)";
+      std::string d = e.distinct ? "DISTINCT " : "";
+      std::string a = Emit(*e.args[0]);
+      uint32_t t = e.args[0]->type;
+      if (e.name == "count") return "count(" + d + a + ")";
+      if (e.name == "sum") {
+        if (t == oid::kInt2 || t == oid::kInt4 || IsFloat(t))
+          return "sum(" + d + a + ")";
+        return "(kova_sum(" + d + a + ") COLLATE kova_numeric)";
+      }
+      if (e.name == "avg") {
+        if (IsFloat(t)) return "avg(" + d + a + ")";
+        if (t == oid::kInterval) {
+          if (!emit_failed_)
+            emit_error_ =
+                Err("0A000", "avg(interval) is not supported yet", e.location);
+          emit_failed_ = true;
+          return "NULL";
+        }
+        return "(kova_avg(" + d + a + ") COLLATE kova_numeric)";
+      }
+      if (e.name == "min" || e.name == "max") {
+        std::string sql = e.name + "(" + d + a + ")";
+        const char* coll = CollationOf(e.type);
+        if (*coll) sql = "(" + sql + " COLLATE " + coll + ")";
+        return sql;
+      }
+      if (e.name == "bool_and" || e.name == "every")
+        return "min(" + d + a + ")";
+      if (e.name == "bool_or") return "max(" + d + a + ")";
+      if (e.name == "string_agg")
+        return "group_concat(" + d + a + ", " + Emit(*e.args[1]) + ")";
+      return "NULL";
+    }
+    case Expr::Kind::kSubquery: {
+      if (e.name == "exists") return "EXISTS (" + e.subquery_sql + ")";
+      if (e.name == "in")
+        return "(" + Emit(*e.args[0]) + " IN (" + e.subquery_sql + "))";
+      // A scalar subquery returning more than one row is an error.
+      return "kova_scalar((SELECT count(*) FROM (" + e.subquery_sql +
+             " LIMIT 2)), (" + e.subquery_sql + "))";
+    }
+    case Expr::Kind::kFunction:
+    case Expr::Kind::kMinMax:
+      return EmitFallback(e);
+  }
+  return EmitFallback(e);
+}
+
+bool QueryCompiler::ExpandStar(const PgQuery__ColumnRef* ref,
+                               std::vector<std::unique_ptr<Expr>>* exprs,
+                               std::vector<std::string>* names,
+                               PgError* error) {
+  std::string qualifier =
+      ref->n_fields >= 2 ? FieldName(ref->fields[ref->n_fields - 2]) : "";
+  bool any = false;
+  for (const auto& entry : entries_) {
+    if (!qualifier.empty() && entry.alias != qualifier) continue;
+    any = true;
+    for (const auto& c : entry.columns) {
+      auto e = std::make_unique<Expr>();
+      e->kind = Expr::Kind::kColumn;
+      e->type = c.type;
+      e->typmod = c.typmod;
+      e->name = c.sql;
+      e->location = ref->location;
+      e->table_oid = entry.table_oid;
+      e->attnum = c.attnum;
+      exprs->push_back(std::move(e));
+      names->push_back(c.name);
+    }
+  }
+  if (!any) {
+    if (qualifier.empty()) {
+      *error = Err("42601", "SELECT * with no tables specified is not valid",
+                   ref->location);
+    } else {
+      *error = Err("42P01",
+                   "missing FROM-clause entry for table \"" + qualifier + "\"",
+                   ref->location);
+    }
+    return false;
+  }
+  return true;
+}
+
+bool QueryCompiler::CheckGrouping(const Expr& e,
+                                  const std::vector<std::string>& groups,
+                                  PgError* error) {
+  if (e.kind == Expr::Kind::kAggregate || e.kind == Expr::Kind::kSubquery ||
+      e.kind == Expr::Kind::kConst || e.kind == Expr::Kind::kParam)
+    return true;
+  if (e.kind == Expr::Kind::kColumn) {
+    for (const auto& g : groups)
+      if (g == e.name) return true;
+    // The column's name as written, for the message.
+    std::string name = e.name;
+    for (const auto& entry : entries_)
+      for (const auto& c : entry.columns)
+        if (c.sql == e.name)
+          name = (entry.alias.empty() ? "" : entry.alias + ".") + c.name;
+    *error = Err("42803",
+                 "column \"" + name +
+                     "\" must appear in the GROUP BY clause or be used in an "
+                     "aggregate function",
+                 e.location);
+    return false;
+  }
+  for (const auto& a : e.args)
+    if (!CheckGrouping(*a, groups, error)) return false;
+  return true;
+}
+
+bool QueryCompiler::CompileSelect(const PgQuery__SelectStmt* s, Compiled* out,
+                                  PgError* error) {
+  out_ = out;
+  if (s->with_clause) {
+    *error = Err("0A000", "WITH is not supported yet");
+    return false;
+  }
+  if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
+    return CompileSetOp(s, out, error);
+  if (s->n_values_lists > 0) return CompileValues(s, out, error);
+  return CompileSimpleSelect(s, out, error);
+}
+
+bool QueryCompiler::CompileValues(const PgQuery__SelectStmt* s, Compiled* out,
+                                  PgError* error) {
+  std::vector<std::vector<std::unique_ptr<Expr>>> rows;
+  size_t ncols = 0;
+  for (size_t r = 0; r < s->n_values_lists; r++) {
+    const PgQuery__List* list = s->values_lists[r]->list;
+    if (r == 0) ncols = list->n_items;
+    if (list->n_items != ncols) {
+      *error = Err("42601", "VALUES lists must all be the same length");
+      return false;
+    }
+    std::vector<std::unique_ptr<Expr>> row;
+    for (size_t c = 0; c < list->n_items; c++) {
+      std::unique_ptr<Expr> e;
+      if (!analyzer_.Analyze(list->items[c], &e, error)) return false;
+      row.push_back(std::move(e));
+    }
+    rows.push_back(std::move(row));
+  }
+  out->columns.clear();
+  for (size_t c = 0; c < ncols; c++) {
+    uint32_t common = oid::kUnknown;
+    for (auto& row : rows) {
+      uint32_t t = row[c]->type;
+      if (t == oid::kUnknown || t == common) continue;
+      if (common == oid::kUnknown ||
+          (IsNumber(t) && IsNumber(common) && ArithmeticType(t, common) == t))
+        common = t;
+      else if (!(IsNumber(t) && IsNumber(common)) &&
+               !(IsText(t) && IsText(common))) {
+        *error = Err("42804",
+                     "VALUES types " + TypeName(common) + " and " +
+                         TypeName(t) + " cannot be matched",
+                     row[c]->location);
+        return false;
+      }
+    }
+    if (common == oid::kUnknown) common = oid::kText;
+    for (auto& row : rows) {
+      if (!analyzer_.Coerce(&row[c], common, -1, error)) return false;
+      if (row[c]->type != common) {
+        auto cast = std::make_unique<Expr>();
+        cast->kind = Expr::Kind::kCast;
+        cast->type = common;
+        cast->location = row[c]->location;
+        cast->args.push_back(std::move(row[c]));
+        row[c] = std::move(cast);
+      }
+    }
+    ColumnDesc col;
+    col.name = "column" + std::to_string(c + 1);
+    col.type_oid = common;
+    const types::TypeInfo* info = types::LookupType(common);
+    col.type_size = info ? info->length : -1;
+    out->columns.push_back(col);
+  }
+  std::string sql;
+  for (size_t r = 0; r < rows.size(); r++) {
+    sql += r ? " UNION ALL SELECT " : "SELECT ";
+    for (size_t c = 0; c < ncols; c++) {
+      if (c) sql += ", ";
+      sql += Emit(*rows[r][c]) + " AS c" + std::to_string(c);
+    }
+  }
+  if (emit_failed_) {
+    *error = emit_error_;
+    return false;
+  }
+  out->sql = sql;
+  return true;
+}
+
+bool QueryCompiler::CompileSetOp(const PgQuery__SelectStmt* s, Compiled* out,
+                                 PgError* error) {
+  const char* op = "UNION";
+  if (s->op == PG_QUERY__SET_OPERATION__SETOP_INTERSECT) op = "INTERSECT";
+  if (s->op == PG_QUERY__SET_OPERATION__SETOP_EXCEPT) op = "EXCEPT";
+  if (s->all && s->op != PG_QUERY__SET_OPERATION__SETOP_UNION) {
+    *error = Err("0A000", std::string(op) + " ALL is not supported yet");
+    return false;
+  }
+  Compiled left, right;
+  auto compile_side = [&](const PgQuery__SelectStmt* side, Compiled* c) {
+    QueryCompiler sub(context_, this, out_);
+    c->binds = std::move(out->binds);
+    c->fallbacks = std::move(out->fallbacks);
+    sub.out_ = c;
+    bool ok = sub.CompileSelect(side, c, error);
+    out->binds = std::move(c->binds);
+    out->fallbacks = std::move(c->fallbacks);
+    return ok;
+  };
+  if (!compile_side(s->larg, &left) || !compile_side(s->rarg, &right))
+    return false;
+  if (left.columns.size() != right.columns.size()) {
+    *error = Err("42601", "each " + std::string(op) +
+                              " query must have the same number of columns");
+    return false;
+  }
+  out->columns = left.columns;
+  for (size_t i = 0; i < left.columns.size(); i++) {
+    uint32_t a = left.columns[i].type_oid, b = right.columns[i].type_oid;
+    if (a == b) continue;
+    if (IsNumber(a) && IsNumber(b)) {
+      out->columns[i].type_oid = ArithmeticType(a, b);
+    } else if (IsText(a) && IsText(b)) {
+      out->columns[i].type_oid = oid::kText;
+    } else {
+      *error = Err("42804", std::string(op) + " types " + TypeName(a) +
+                                " and " + TypeName(b) + " cannot be matched");
+      return false;
+    }
+    out->columns[i].type_modifier = -1;
+  }
+  for (auto& c : out->columns) {
+    c.table_oid = 0;
+    c.column_number = 0;
+  }
+  out->sql = "SELECT * FROM (" + left.sql + ") " + op +
+             (s->all ? " ALL " : " ") + "SELECT * FROM (" + right.sql + ")";
+  std::string order;
+  for (size_t i = 0; i < s->n_sort_clause; i++) {
+    const PgQuery__SortBy* sb = s->sort_clause[i]->sort_by;
+    int index = -1;
+    if (sb->node->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+        sb->node->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+      index = sb->node->a_const->ival->ival - 1;
+    } else if (sb->node->node_case == PG_QUERY__NODE__NODE_COLUMN_REF) {
+      std::string name = FieldName(
+          sb->node->column_ref->fields[sb->node->column_ref->n_fields - 1]);
+      for (size_t k = 0; k < out->columns.size(); k++)
+        if (out->columns[k].name == name) index = static_cast<int>(k);
+    }
+    if (index < 0 || index >= static_cast<int>(out->columns.size())) {
+      *error = Err("0A000",
+                   "ORDER BY on a set operation supports output columns only");
+      return false;
+    }
+    bool desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+    bool nulls_first = desc;
+    if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST)
+      nulls_first = true;
+    if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST)
+      nulls_first = false;
+    order += std::string(order.empty() ? " ORDER BY " : ", ") + "c" +
+             std::to_string(index) + (desc ? " DESC" : " ASC") +
+             (nulls_first ? " NULLS FIRST" : " NULLS LAST");
+  }
+  out->sql = "SELECT * FROM (" + out->sql + ")" + order;
+  if (s->limit_count || s->limit_offset) {
+    std::string limit = "-1", offset = "0";
+    for (int k = 0; k < 2; k++) {
+      const PgQuery__Node* n = k == 0 ? s->limit_count : s->limit_offset;
+      if (!n) continue;
+      std::unique_ptr<Expr> e;
+      if (!analyzer_.Analyze(n, &e, error) ||
+          !analyzer_.Coerce(&e, oid::kInt8, -1, error))
+        return false;
+      (k == 0 ? limit : offset) = Emit(*e);
+    }
+    out->sql += " LIMIT " + limit + " OFFSET " + offset;
+  }
+  return !emit_failed_ || (*error = emit_error_, false);
+}
+
+bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
+                                        Compiled* out, PgError* error) {
+  if (s->into_clause) {
+    *error = Err("0A000", "SELECT INTO is not supported yet");
+    return false;
+  }
+  if (s->n_window_clause > 0 || s->locking_clause) {
+    if (s->n_window_clause > 0) {
+      *error = Err("0A000", "WINDOW is not supported yet");
+      return false;
+    }
+  }
+  // FROM
+  std::string from;
+  for (size_t i = 0; i < s->n_from_clause; i++) {
+    std::string item;
+    if (!AddFromItem(s->from_clause[i], &item, error)) return false;
+    from += (i ? ", " : "") + item;
+  }
+  // Targets
+  std::vector<std::unique_ptr<Expr>> targets;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < s->n_target_list; i++) {
+    const PgQuery__ResTarget* t = s->target_list[i]->res_target;
+    const PgQuery__Node* val = t->val;
+    if (val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF) {
+      const PgQuery__ColumnRef* c = val->column_ref;
+      if (c->fields[c->n_fields - 1]->node_case ==
+          PG_QUERY__NODE__NODE_A_STAR) {
+        if (!ExpandStar(c, &targets, &names, error)) return false;
+        continue;
+      }
+    }
+    std::unique_ptr<Expr> e;
+    if (!analyzer_.Analyze(val, &e, error)) return false;
+    if (!analyzer_.Coerce(&e, oid::kText, -1, error)) return false;
+    targets.push_back(std::move(e));
+    names.push_back(t->name && *t->name ? t->name : Analyzer::ColumnName(val));
+  }
+  bool has_aggregates = saw_aggregate_;
+  // WHERE
+  std::string where;
+  if (s->where_clause) {
+    std::unique_ptr<Expr> e;
+    aggregate_context_ = "WHERE";
+    bool ok = analyzer_.Analyze(s->where_clause, &e, error) &&
+              analyzer_.Coerce(&e, oid::kBool, -1, error);
+    aggregate_context_ = nullptr;
+    if (!ok) return false;
+    if (e->type != oid::kBool) {
+      *error = Err("42804",
+                   "argument of WHERE must be type boolean, not type " +
+                       TypeName(e->type),
+                   e->location);
+      return false;
+    }
+    where = Emit(*e);
+  }
+  // GROUP BY
+  std::vector<std::string> groups;
+  for (size_t i = 0; i < s->n_group_clause; i++) {
+    const PgQuery__Node* g = s->group_clause[i];
+    if (g->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+        g->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+      int n = g->a_const->ival->ival;
+      if (n < 1 || n > static_cast<int>(targets.size())) {
+        *error = Err(
+            "42P10",
+            "GROUP BY position " + std::to_string(n) + " is not in select list",
+            g->a_const->location);
+        return false;
+      }
+      groups.push_back(Emit(*targets[n - 1]));
+      continue;
+    }
+    std::unique_ptr<Expr> e;
+    aggregate_context_ = "GROUP BY";
+    bool ok = analyzer_.Analyze(g, &e, error);
+    aggregate_context_ = nullptr;
+    if (!ok) {
+      // An output column name.
+      if (g->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+          g->column_ref->n_fields == 1 && error->sqlstate == "42703") {
+        std::string name = FieldName(g->column_ref->fields[0]);
+        for (size_t k = 0; k < names.size(); k++) {
+          if (names[k] == name) {
+            groups.push_back(Emit(*targets[k]));
+            ok = true;
+            break;
+          }
+        }
+      }
+      if (!ok) return false;
+      continue;
+    }
+    groups.push_back(Emit(*e));
+  }
+  // HAVING
+  std::string having;
+  std::unique_ptr<Expr> having_expr;
+  if (s->having_clause) {
+    if (!analyzer_.Analyze(s->having_clause, &having_expr, error) ||
+        !analyzer_.Coerce(&having_expr, oid::kBool, -1, error))
+      return false;
+    having = Emit(*having_expr);
+  }
+  has_aggregates = saw_aggregate_;
+  bool grouped = has_aggregates || !groups.empty() || having_expr;
+  // ORDER BY
+  std::string order;
+  std::vector<std::unique_ptr<Expr>> order_exprs;
+  for (size_t i = 0; i < s->n_sort_clause; i++) {
+    const PgQuery__SortBy* sb = s->sort_clause[i]->sort_by;
+    if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING) {
+      *error = Err("0A000", "ORDER BY ... USING is not supported yet");
+      return false;
+    }
+    std::string key;
+    const PgQuery__Node* n = sb->node;
+    if (n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+        n->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+      int k = n->a_const->ival->ival;
+      if (k < 1 || k > static_cast<int>(targets.size())) {
+        *error = Err(
+            "42P10",
+            "ORDER BY position " + std::to_string(k) + " is not in select list",
+            n->a_const->location);
+        return false;
+      }
+      key = "c" + std::to_string(k - 1);
+    } else if (n->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+               n->column_ref->n_fields == 1) {
+      std::string name = FieldName(n->column_ref->fields[0]);
+      int match = -1;
+      for (size_t k = 0; k < names.size(); k++) {
+        if (names[k] == name) {
+          if (match >= 0 && Emit(*targets[k]) != Emit(*targets[match])) {
+            *error = Err("42702", "ORDER BY \"" + name + "\" is ambiguous",
+                         n->column_ref->location);
+            return false;
+          }
+          match = static_cast<int>(k);
+        }
+      }
+      if (match >= 0) key = "c" + std::to_string(match);
+    }
+    if (key.empty()) {
+      std::unique_ptr<Expr> e;
+      if (!analyzer_.Analyze(n, &e, error) ||
+          !analyzer_.Coerce(&e, oid::kText, -1, error))
+        return false;
+      if (s->n_distinct_clause > 0) {
+        std::string sql = Emit(*e);
+        bool listed = false;
+        for (const auto& t : targets) listed = listed || Emit(*t) == sql;
+        if (!listed) {
+          *error = Err("42P10",
+                       "for SELECT DISTINCT, ORDER BY expressions must "
+                       "appear in select list",
+                       e->location);
+          return false;
+        }
+      }
+      key = Emit(*e);
+      order_exprs.push_back(std::move(e));
+    }
+    bool desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+    bool nulls_first = desc;
+    if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST)
+      nulls_first = true;
+    if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST)
+      nulls_first = false;
+    order += std::string(order.empty() ? " ORDER BY " : ", ") + key +
+             (desc ? " DESC" : " ASC") +
+             (nulls_first ? " NULLS FIRST" : " NULLS LAST");
+  }
+  grouped = grouped || saw_aggregate_;
+  if (grouped) {
+    for (const auto& t : targets)
+      if (!CheckGrouping(*t, groups, error)) return false;
+    if (having_expr && !CheckGrouping(*having_expr, groups, error))
+      return false;
+    for (const auto& o : order_exprs)
+      if (!CheckGrouping(*o, groups, error)) return false;
+  }
+  // Output columns.
+  out->columns.clear();
+  std::string select;
+  for (size_t i = 0; i < targets.size(); i++) {
+    const Expr& t = *targets[i];
+    ColumnDesc col;
+    col.name = names[i];
+    col.type_oid = t.type == oid::kUnknown ? oid::kText : t.type;
+    const types::TypeInfo* info = types::LookupType(col.type_oid);
+    col.type_size = info ? info->length : -1;
+    col.type_modifier = t.typmod;
+    if (t.kind == Expr::Kind::kColumn && t.attnum > 0) {
+      col.table_oid = t.table_oid;
+      col.column_number = t.attnum;
+    }
+    out->columns.push_back(col);
+    select += (i ? ", " : "") + Emit(t) + " AS c" + std::to_string(i);
+  }
+  if (targets.empty()) select = "NULL AS c_none";
+  std::string sql = "SELECT ";
+  if (s->n_distinct_clause > 0) {
+    if (s->distinct_clause[0] != nullptr &&
+        s->distinct_clause[0]->node_case != PG_QUERY__NODE__NODE__NOT_SET) {
+      *error = Err("0A000", "SELECT DISTINCT ON is not supported yet");
+      return false;
+    }
+    sql += "DISTINCT ";
+  }
+  sql += select;
+  if (!from.empty()) sql += " FROM " + from;
+  if (!where.empty()) sql += " WHERE " + where;
+  if (!groups.empty()) {
+    sql += " GROUP BY ";
+    for (size_t i = 0; i < groups.size(); i++)
+      sql += (i ? ", " : "") + groups[i];
+  }
+  if (!having.empty()) sql += " HAVING " + having;
+  sql += order;
+  if (s->limit_count || s->limit_offset) {
+    std::string limit = "-1", offset = "0";
+    for (int k = 0; k < 2; k++) {
+      const PgQuery__Node* n = k == 0 ? s->limit_count : s->limit_offset;
+      if (!n) continue;
+      if (k == 0 && n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+          n->a_const->isnull)
+        continue;  // LIMIT ALL / LIMIT NULL
+      std::unique_ptr<Expr> e;
+      aggregate_context_ = k == 0 ? "LIMIT" : "OFFSET";
+      bool ok = analyzer_.Analyze(n, &e, error) &&
+                analyzer_.Coerce(&e, oid::kInt8, -1, error);
+      aggregate_context_ = nullptr;
+      if (!ok) return false;
+      std::string v = Emit(*e);
+      (k == 0 ? limit : offset) =
+          "kova_limit(" + v + ", " + (k == 0 ? "0" : "1") + ")";
+    }
+    sql += " LIMIT " + limit + " OFFSET " + offset;
+  }
+  if (emit_failed_) {
+    *error = emit_error_;
+    return false;
+  }
+  out->sql = sql;
+  return true;
+}
+
+}  // namespace kova::planner

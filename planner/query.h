@@ -1,0 +1,181 @@
+// Statements over tables: analysis of SELECT (FROM, joins, WHERE, GROUP BY,
+// HAVING, ORDER BY, LIMIT, DISTINCT, set operations, subqueries) into one
+// SQLite statement over the collection tables, and the runtime that runs
+// compiled statements with PostgreSQL's semantics (sqlite_runtime.cc).
+// Internal to the planner.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "planner/expr.h"
+#include "planner/svalue.h"
+
+namespace kova::planner {
+
+// A value a compiled statement binds: a constant, or parameter $n+1
+// converted to its SQLite form at execution.
+struct SqlBind {
+  bool is_param = false;
+  int param = 0;
+  uint32_t type = 0;
+  SValue value;
+};
+
+// Expressions SQLite cannot compute itself run through kova_eval(id,
+// args...): `node` is the expression with its arguments replaced by
+// parameters 0..n-1 of types `arg_types`.
+struct Fallback {
+  std::shared_ptr<Expr> node;
+  std::vector<uint32_t> arg_types;
+};
+
+// One compiled SQLite statement.
+struct Compiled {
+  std::string sql;
+  std::vector<SqlBind> binds;
+  std::vector<Fallback> fallbacks;
+  std::vector<ColumnDesc> columns;  // output columns
+  // A prepared statement kept while the plan lives (same connection).
+  sqlite3_stmt* stmt = nullptr;
+  ~Compiled();
+};
+
+// A relation visible in FROM.
+struct RangeEntry {
+  std::string alias;      // the name SQL uses: table name or alias
+  std::string sql_alias;  // "t0", "t1", ...
+  uint32_t table_oid = 0;
+  struct Col {
+    std::string name;
+    uint32_t type;
+    int32_t typmod;
+    std::string sql;  // how the statement reads it
+    int16_t attnum;
+  };
+  std::vector<Col> columns;
+  bool has_doc = false;  // a collection table (has _id and doc)
+};
+
+class SqlRuntime;
+
+// What the compiler needs from the session.
+struct CompileContext {
+  SessionHooks* hooks = nullptr;
+  std::shared_ptr<const catalog::Catalog> catalog;
+  std::string db;
+  std::vector<uint32_t>* param_types = nullptr;  // null: simple query
+  // The docstore table of a collection (quoted), for FROM.
+  std::function<bool(const std::string& collection, std::string* table,
+                     PgError* error)>
+      collection_table;
+  std::vector<std::string> search_path = {"public"};
+};
+
+class QueryCompiler : public ExprScope {
+ public:
+  explicit QueryCompiler(CompileContext* context,
+                         QueryCompiler* parent = nullptr,
+                         Compiled* shared = nullptr);
+
+  // A SELECT (or VALUES / set operation) into `out` (sql, columns, binds).
+  bool CompileSelect(const PgQuery__SelectStmt* stmt, Compiled* out,
+                     PgError* error);
+
+  // For DML: a scope with one table, and expressions over it.
+  bool AddTable(const catalog::Table& table, const std::string& alias,
+                const std::string& sql_alias, PgError* error);
+  bool AddFromItem(const PgQuery__Node* node, std::string* sql, PgError* error);
+  bool AnalyzeExpr(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
+                   PgError* error);
+  Analyzer* analyzer() { return &analyzer_; }
+  // SQL for an analysed expression (binds and fallbacks go to `out`).
+  std::string Emit(const Expr& e);
+  void set_target(Compiled* out) { out_ = out; }
+  const std::vector<RangeEntry>& entries() const { return entries_; }
+
+  // ExprScope
+  bool ResolveColumn(const PgQuery__ColumnRef* ref, std::unique_ptr<Expr>* out,
+                     PgError* error) override;
+  bool AggregatesAllowed(const char** context) override;
+  bool AnalyzeSubLink(const PgQuery__SubLink* link, std::unique_ptr<Expr>* out,
+                      PgError* error) override;
+
+  // Resolves a RangeVar against the catalog: a table, admin.counters or a
+  // view. Errors 42P01 as PostgreSQL.
+  static bool LookupRelation(CompileContext* context,
+                             const PgQuery__RangeVar* rv,
+                             const catalog::Table** table,
+                             const catalog::View** view, PgError* error);
+  // The catalog entry for admin.counters.
+  static const catalog::Table& CountersTable();
+
+ private:
+  bool CompileSimpleSelect(const PgQuery__SelectStmt* stmt, Compiled* out,
+                           PgError* error);
+  bool CompileValues(const PgQuery__SelectStmt* stmt, Compiled* out,
+                     PgError* error);
+  bool CompileSetOp(const PgQuery__SelectStmt* stmt, Compiled* out,
+                    PgError* error);
+  bool ExpandStar(const PgQuery__ColumnRef* ref,
+                  std::vector<std::unique_ptr<Expr>>* exprs,
+                  std::vector<std::string>* names, PgError* error);
+  bool CheckGrouping(const Expr& e, const std::vector<std::string>& groups,
+                     PgError* error);
+  std::string Bind(uint32_t type, const Value& value);
+  std::string EmitFallback(const Expr& e);
+  std::string EmitOperator(const Expr& e);
+  std::string NewAlias();
+
+  CompileContext* context_;
+  QueryCompiler* parent_;
+  Compiled* out_ = nullptr;
+  Analyzer analyzer_;
+  std::vector<RangeEntry> entries_;
+  int* alias_counter_;
+  int own_alias_counter_ = 0;
+  const char* aggregate_context_ = nullptr;  // null: allowed
+  bool saw_aggregate_ = false;
+  PgError emit_error_;
+  bool emit_failed_ = false;
+};
+
+// Runs compiled statements on a session's SQLite connection, with the
+// functions, collations and aggregates the translation relies on.
+class SqlRuntime {
+ public:
+  SqlRuntime(SessionHooks* hooks) : hooks_(hooks) {}
+  // Registers the functions on the connection (once).
+  bool Attach(sqlite3* db, PgError* error);
+  // Runs `c` with parameters; on_row gets each row's values (SQLite form).
+  bool Run(Compiled* c, const std::vector<Value>& params,
+           const std::function<bool(sqlite3_stmt*, PgError*)>& on_row,
+           PgError* error);
+  // Converts a result row to canonical text values.
+  bool RowValues(sqlite3_stmt* stmt, const std::vector<ColumnDesc>& columns,
+                 std::vector<Value>* out, PgError* error);
+  // Called by the registered functions.
+  bool EvalFallback(int id, int argc, sqlite3_value** argv, SValue* out);
+  void SetError(const PgError& error) {
+    if (!has_error_) error_ = error;
+    has_error_ = true;
+  }
+  SessionHooks* hooks() { return hooks_; }
+  sqlite3* db() { return db_; }
+
+ private:
+  SessionHooks* hooks_;
+  sqlite3* db_ = nullptr;
+  // The statement running now (fallback ids refer to it) and its params.
+  Compiled* current_ = nullptr;
+  const std::vector<Value>* params_ = nullptr;
+  PgError error_;
+  bool has_error_ = false;
+};
+
+}  // namespace kova::planner

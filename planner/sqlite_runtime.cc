@@ -1,0 +1,431 @@
+// The SQLite side of translated statements: kova_eval (expressions SQLite
+// cannot compute, evaluated by the planner's evaluator), integer arithmetic
+// with PostgreSQL's overflow and division errors, LIMIT checks, scalar
+// subqueries, the numeric and interval collations, and exact sum/avg.
+#include <cstring>
+#include <limits>
+#include <memory>
+
+#include "planner/decimal.h"
+#include "planner/expr_internal.h"
+#include "planner/query.h"
+#include "planner/types_datetime.h"
+
+namespace kova::planner {
+using namespace expr_detail;
+
+namespace {
+
+SqlRuntime* RuntimeOf(sqlite3_context* ctx) {
+  return static_cast<SqlRuntime*>(sqlite3_user_data(ctx));
+}
+
+void Fail(sqlite3_context* ctx, const char* sqlstate, std::string message) {
+  RuntimeOf(ctx)->SetError(Err(sqlstate, std::move(message)));
+  sqlite3_result_error(ctx, "kova: statement failed", -1);
+}
+
+const char* RangeMessage(int bits) {
+  return bits == 16   ? "smallint out of range"
+         : bits == 32 ? "integer out of range"
+                      : "bigint out of range";
+}
+
+bool InRange(int64_t v, int bits) {
+  if (bits == 16) return v >= INT16_MIN && v <= INT16_MAX;
+  if (bits == 32) return v >= INT32_MIN && v <= INT32_MAX;
+  return true;
+}
+
+void IntOp(sqlite3_context* ctx, sqlite3_value** argv, char op) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL ||
+      sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  int64_t a = sqlite3_value_int64(argv[0]);
+  int64_t b = sqlite3_value_int64(argv[1]);
+  int bits = sqlite3_value_int(argv[2]);
+  int64_t r = 0;
+  bool overflow = false;
+  switch (op) {
+    case '+':
+      overflow = __builtin_add_overflow(a, b, &r);
+      break;
+    case '-':
+      overflow = __builtin_sub_overflow(a, b, &r);
+      break;
+    case '*':
+      overflow = __builtin_mul_overflow(a, b, &r);
+      break;
+    case '/':
+    case '%':
+      if (b == 0) {
+        Fail(ctx, "22012", "division by zero");
+        return;
+      }
+      if (b == -1) {
+        // INT_MIN / -1 overflows; INT_MIN % -1 is 0.
+        if (op == '%') {
+          r = 0;
+        } else {
+          overflow = __builtin_sub_overflow(int64_t{0}, a, &r);
+        }
+      } else {
+        r = op == '/' ? a / b : a % b;
+      }
+      break;
+  }
+  if (overflow || !InRange(r, bits)) {
+    Fail(ctx, "22003", RangeMessage(bits));
+    return;
+  }
+  sqlite3_result_int64(ctx, r);
+}
+
+void IAdd(sqlite3_context* c, int, sqlite3_value** v) { IntOp(c, v, '+'); }
+void ISub(sqlite3_context* c, int, sqlite3_value** v) { IntOp(c, v, '-'); }
+void IMul(sqlite3_context* c, int, sqlite3_value** v) { IntOp(c, v, '*'); }
+void IDiv(sqlite3_context* c, int, sqlite3_value** v) { IntOp(c, v, '/'); }
+void IMod(sqlite3_context* c, int, sqlite3_value** v) { IntOp(c, v, '%'); }
+
+void INeg(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  int64_t a = sqlite3_value_int64(argv[0]);
+  int bits = sqlite3_value_int(argv[1]);
+  int64_t r;
+  if (__builtin_sub_overflow(int64_t{0}, a, &r) || !InRange(r, bits)) {
+    Fail(ctx, "22003", RangeMessage(bits));
+    return;
+  }
+  sqlite3_result_int64(ctx, r);
+}
+
+// kova_limit(value, is_offset): NULL -> no limit / 0; negative -> error.
+void Limit(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  bool offset = sqlite3_value_int(argv[1]) != 0;
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    sqlite3_result_int64(ctx, offset ? 0 : -1);
+    return;
+  }
+  int64_t v = sqlite3_value_int64(argv[0]);
+  if (v < 0) {
+    Fail(ctx, offset ? "2201X" : "2201W",
+         offset ? "OFFSET must not be negative" : "LIMIT must not be negative");
+    return;
+  }
+  sqlite3_result_int64(ctx, v);
+}
+
+// kova_scalar(row_count, value): a scalar subquery's value, or 21000.
+void Scalar(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  if (sqlite3_value_int64(argv[0]) > 1) {
+    Fail(ctx, "21000",
+         "more than one row returned by a subquery used as an expression");
+    return;
+  }
+  sqlite3_result_value(ctx, argv[1]);
+}
+
+void Eval(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  SqlRuntime* runtime = RuntimeOf(ctx);
+  SValue out;
+  if (!runtime->EvalFallback(sqlite3_value_int(argv[0]), argc - 1, argv + 1,
+                             &out)) {
+    sqlite3_result_error(ctx, "kova: statement failed", -1);
+    return;
+  }
+  ResultSValue(ctx, out);
+}
+
+// Numeric order: NaN sorts after everything, as PostgreSQL.
+int CompareNumericText(std::string_view a, std::string_view b) {
+  auto rank = [](std::string_view s) {
+    if (s == "NaN") return 3;
+    if (s == "Infinity") return 2;
+    if (s == "-Infinity") return -2;
+    return 0;
+  };
+  int ra = rank(a), rb = rank(b);
+  if (ra || rb) return ra < rb ? -1 : ra > rb ? 1 : 0;
+  Decimal x, y;
+  if (!Decimal::Parse(std::string(a), &x) ||
+      !Decimal::Parse(std::string(b), &y))
+    return a.compare(b);
+  return CompareDecimal(x, y);
+}
+
+int NumericCollation(void*, int la, const void* a, int lb, const void* b) {
+  return CompareNumericText(std::string_view(static_cast<const char*>(a), la),
+                            std::string_view(static_cast<const char*>(b), lb));
+}
+
+__int128 IntervalSpan(std::string_view text) {
+  types::dt::Interval iv;
+  PgError ignored;
+  static const types::TypeContext context;
+  if (!types::dt::IntervalIn(text, -1, context, &iv, &ignored)) return 0;
+  // interval_cmp: months count 30 days, days 24 hours.
+  return static_cast<__int128>(iv.time) +
+         (static_cast<__int128>(iv.month) * 30 + iv.day) * 86400000000LL;
+}
+
+int IntervalCollation(void*, int la, const void* a, int lb, const void* b) {
+  __int128 x = IntervalSpan(std::string_view(static_cast<const char*>(a), la));
+  __int128 y = IntervalSpan(std::string_view(static_cast<const char*>(b), lb));
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// sum / avg kept exact: integers in 128 bits, numerics as decimals.
+struct ExactSum {
+  bool any = false;
+  bool is_decimal = false;
+  bool nan = false;
+  __int128 i = 0;
+  Decimal d;
+  int64_t count = 0;
+};
+
+std::string Int128ToString(__int128 v) {
+  if (v == 0) return "0";
+  bool neg = v < 0;
+  unsigned __int128 u = neg ? -static_cast<unsigned __int128>(v) : v;
+  std::string s;
+  while (u) {
+    s.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
+    u /= 10;
+  }
+  if (neg) s.push_back('-');
+  return std::string(s.rbegin(), s.rend());
+}
+
+void SumStep(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  auto** slot = static_cast<ExactSum**>(
+      sqlite3_aggregate_context(ctx, sizeof(ExactSum*)));
+  if (!slot) return;
+  if (!*slot) *slot = new ExactSum();
+  ExactSum* acc = *slot;
+  int type = sqlite3_value_type(argv[0]);
+  if (type == SQLITE_NULL) return;
+  acc->any = true;
+  acc->count++;
+  if (type == SQLITE_INTEGER && !acc->is_decimal) {
+    acc->i += sqlite3_value_int64(argv[0]);
+    return;
+  }
+  std::string text =
+      type == SQLITE_INTEGER
+          ? std::to_string(sqlite3_value_int64(argv[0]))
+          : reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
+  if (text == "NaN") {
+    acc->nan = true;
+    return;
+  }
+  Decimal v;
+  if (!Decimal::Parse(text, &v)) {
+    Fail(ctx, "0A000",
+         "sum of numeric value \"" + text + "\" is not supported yet");
+    return;
+  }
+  if (!acc->is_decimal) {
+    Decimal::Parse(Int128ToString(acc->i), &acc->d);
+    acc->is_decimal = true;
+  }
+  acc->d = AddDecimal(acc->d, v, false);
+}
+
+void FinishExact(sqlite3_context* ctx, bool average) {
+  auto** slot = static_cast<ExactSum**>(sqlite3_aggregate_context(ctx, 0));
+  std::unique_ptr<ExactSum> acc(slot ? *slot : nullptr);
+  if (!acc || !acc->any) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  std::string result;
+  if (acc->nan) {
+    result = "NaN";
+  } else {
+    Decimal sum;
+    if (acc->is_decimal)
+      sum = acc->d;
+    else
+      Decimal::Parse(Int128ToString(acc->i), &sum);
+    if (average) {
+      Decimal count;
+      Decimal::Parse(std::to_string(acc->count), &count);
+      sum = DivDecimal(sum, count);
+    }
+    result = sum.ToString();
+  }
+  sqlite3_result_text(ctx, result.data(), static_cast<int>(result.size()),
+                      SQLITE_TRANSIENT);
+}
+
+void SumFinal(sqlite3_context* ctx) { FinishExact(ctx, false); }
+void AvgFinal(sqlite3_context* ctx) { FinishExact(ctx, true); }
+
+}  // namespace
+
+bool SqlRuntime::Attach(sqlite3* db, PgError* error) {
+  if (db_ == db) return true;
+  db_ = db;
+  const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
+  struct Fn {
+    const char* name;
+    int args;
+    void (*fn)(sqlite3_context*, int, sqlite3_value**);
+    int flags;
+  };
+  const Fn fns[] = {
+      {"kova_eval", -1, Eval, SQLITE_UTF8}, {"kova_iadd", 3, IAdd, flags},
+      {"kova_isub", 3, ISub, flags},        {"kova_imul", 3, IMul, flags},
+      {"kova_idiv", 3, IDiv, flags},        {"kova_imod", 3, IMod, flags},
+      {"kova_ineg", 2, INeg, flags},        {"kova_limit", 2, Limit, flags},
+      {"kova_scalar", 2, Scalar, flags},
+  };
+  int rc = SQLITE_OK;
+  for (const Fn& f : fns) {
+    rc = sqlite3_create_function(db, f.name, f.args, f.flags, this, f.fn,
+                                 nullptr, nullptr);
+    if (rc != SQLITE_OK) break;
+  }
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "kova_sum", 1, SQLITE_UTF8, this, nullptr,
+                                 SumStep, SumFinal);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "kova_avg", 1, SQLITE_UTF8, this, nullptr,
+                                 SumStep, AvgFinal);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_collation(db, "kova_numeric", SQLITE_UTF8, nullptr,
+                                  NumericCollation);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_collation(db, "kova_interval", SQLITE_UTF8, nullptr,
+                                  IntervalCollation);
+  if (rc != SQLITE_OK) {
+    *error = Err("XX000", std::string("cannot register SQL functions: ") +
+                              sqlite3_errmsg(db));
+    db_ = nullptr;
+    return false;
+  }
+  return true;
+}
+
+bool SqlRuntime::EvalFallback(int id, int argc, sqlite3_value** argv,
+                              SValue* out) {
+  if (!current_ || id < 0 ||
+      id >= static_cast<int>(current_->fallbacks.size())) {
+    SetError(Err("XX000", "kova_eval called outside its statement"));
+    return false;
+  }
+  const Fallback& fb = current_->fallbacks[id];
+  const types::TypeContext& context = hooks_->type_context();
+  std::vector<Value> args(argc);
+  PgError error;
+  for (int i = 0; i < argc; i++) {
+    if (!FromSValue(fb.arg_types[i], ReadSValue(argv[i]), context, &args[i],
+                    &error)) {
+      SetError(error);
+      return false;
+    }
+  }
+  Value result;
+  if (!Evaluate(*fb.node, args, hooks_, &result, &error) ||
+      !ToSValue(fb.node->type, result, context, out, &error)) {
+    SetError(error);
+    return false;
+  }
+  return true;
+}
+
+bool SqlRuntime::Run(Compiled* c, const std::vector<Value>& params,
+                     const std::function<bool(sqlite3_stmt*, PgError*)>& on_row,
+                     PgError* error) {
+  if (!c->stmt) {
+    int rc =
+        sqlite3_prepare_v2(db_, c->sql.c_str(), static_cast<int>(c->sql.size()),
+                           &c->stmt, nullptr);
+    if (rc != SQLITE_OK) {
+      *error = Err("XX000", std::string("internal query error: ") +
+                                sqlite3_errmsg(db_) + " in: " + c->sql);
+      c->stmt = nullptr;
+      return false;
+    }
+  }
+  sqlite3_stmt* stmt = c->stmt;
+  // Statements nest (a function that runs SQL while a statement steps).
+  Compiled* saved = current_;
+  const std::vector<Value>* saved_params = params_;
+  struct Restore {
+    SqlRuntime* r;
+    Compiled* c;
+    const std::vector<Value>* p;
+    sqlite3_stmt* s;
+    ~Restore() {
+      r->current_ = c;
+      r->params_ = p;
+      sqlite3_reset(s);
+    }
+  } restore{this, saved, saved_params, stmt};
+  sqlite3_reset(stmt);
+  const types::TypeContext& context = hooks_->type_context();
+  for (size_t i = 0; i < c->binds.size(); i++) {
+    const SqlBind& b = c->binds[i];
+    if (!b.is_param) {
+      BindSValue(stmt, static_cast<int>(i + 1), b.value);
+      continue;
+    }
+    Value v =
+        b.param < static_cast<int>(params.size()) ? params[b.param] : Value();
+    SValue sv;
+    if (!ToSValue(b.type == oid::kUnknown ? oid::kText : b.type, v, context,
+                  &sv, error))
+      return false;
+    BindSValue(stmt, static_cast<int>(i + 1), sv);
+  }
+  current_ = c;
+  params_ = &params;
+  has_error_ = false;
+  while (true) {
+    int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW) {
+      if (!on_row(stmt, error)) return false;
+      continue;
+    }
+    if (rc == SQLITE_DONE) return true;
+    if (has_error_) {
+      *error = error_;
+      has_error_ = false;
+      return false;
+    }
+    if (rc == SQLITE_INTERRUPT) {
+      *error = Err("57014", "canceling statement due to user request");
+    } else if (rc == SQLITE_BUSY) {
+      *error =
+          Err("40001", "could not serialize access due to concurrent update");
+    } else if (std::strstr(sqlite3_errmsg(db_), "integer overflow")) {
+      *error = Err("22003", "bigint out of range");
+    } else {
+      *error = Err("XX000",
+                   std::string("internal query error: ") + sqlite3_errmsg(db_));
+    }
+    return false;
+  }
+}
+
+bool SqlRuntime::RowValues(sqlite3_stmt* stmt,
+                           const std::vector<ColumnDesc>& columns,
+                           std::vector<Value>* out, PgError* error) {
+  out->resize(columns.size());
+  const types::TypeContext& context = hooks_->type_context();
+  for (size_t i = 0; i < columns.size(); i++) {
+    if (!FromSValue(columns[i].type_oid, ReadColumn(stmt, static_cast<int>(i)),
+                    context, &(*out)[i], error))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace kova::planner

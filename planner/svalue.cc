@@ -1,0 +1,451 @@
+#include "planner/svalue.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "planner/expr_internal.h"
+#include "planner/types_datetime.h"
+
+namespace kova::planner {
+namespace {
+
+// Intervals are kept in one fixed style so that stored text does not depend
+// on the session's IntervalStyle.
+const types::TypeContext& StorageContext() {
+  static const types::TypeContext context;  // UTC, ISO, postgres
+  return context;
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+SKind SKindOf(uint32_t type) {
+  switch (type) {
+    case oid::kBool:
+    case oid::kInt2:
+    case oid::kInt4:
+    case oid::kInt8:
+    case oid::kOid:
+    case oid::kDate:
+    case oid::kTime:
+    case oid::kTimestamp:
+    case oid::kTimestamptz:
+      return SKind::kInt;
+    case oid::kFloat4:
+    case oid::kFloat8:
+      return SKind::kReal;
+    case oid::kBytea:
+      return SKind::kBlob;
+    default:
+      return SKind::kText;
+  }
+}
+
+const char* CollationOf(uint32_t type) {
+  if (type == oid::kNumeric) return "kova_numeric";
+  if (type == oid::kInterval) return "kova_interval";
+  return "";
+}
+
+bool ToSValue(uint32_t type, const Value& canonical,
+              const types::TypeContext& context, SValue* out, PgError* error) {
+  *out = SValue{};
+  if (!canonical) return true;
+  const std::string& text = *canonical;
+  switch (type) {
+    case oid::kBool:
+      out->kind = SKind::kInt;
+      out->i = text == "t" ? 1 : 0;
+      return true;
+    case oid::kInt2:
+    case oid::kInt4:
+    case oid::kInt8:
+    case oid::kOid: {
+      out->kind = SKind::kInt;
+      auto r = std::from_chars(text.data(), text.data() + text.size(), out->i);
+      if (r.ec != std::errc()) {
+        error->sqlstate = "XX000";
+        error->message = "unexpected integer value \"" + text + "\"";
+        return false;
+      }
+      return true;
+    }
+    case oid::kFloat4:
+    case oid::kFloat8:
+      out->kind = SKind::kReal;
+      out->d = expr_detail::ToDouble(text);
+      return true;
+    case oid::kDate: {
+      int32_t days;
+      if (!types::dt::DateInCanonical(text, context, &days, error))
+        return false;
+      out->kind = SKind::kInt;
+      out->i = days;
+      return true;
+    }
+    case oid::kTime: {
+      int64_t t;
+      if (!types::dt::TimeIn(text, -1, context, &t, error)) return false;
+      out->kind = SKind::kInt;
+      out->i = t;
+      return true;
+    }
+    case oid::kTimestamp:
+    case oid::kTimestamptz: {
+      int64_t ts;
+      if (!types::dt::TimestampInCanonical(text, type == oid::kTimestamptz,
+                                           context, &ts, error))
+        return false;
+      out->kind = SKind::kInt;
+      out->i = ts;
+      return true;
+    }
+    case oid::kInterval: {
+      if (context.intervalstyle == StorageContext().intervalstyle) break;
+      types::dt::Interval iv;
+      if (!types::dt::IntervalIn(text, -1, context, &iv, error)) return false;
+      out->kind = SKind::kText;
+      types::dt::IntervalOut(iv, StorageContext(), &out->s);
+      return true;
+    }
+    case oid::kBytea: {
+      out->kind = SKind::kBlob;
+      // Canonical bytea is "\x" followed by hex digits.
+      if (text.size() < 2 || text[0] != '\\' || text[1] != 'x') {
+        out->s = text;
+        return true;
+      }
+      out->s.reserve((text.size() - 2) / 2);
+      for (size_t i = 2; i + 1 < text.size(); i += 2)
+        out->s.push_back(
+            static_cast<char>(HexValue(text[i]) * 16 + HexValue(text[i + 1])));
+      return true;
+    }
+    default:
+      break;
+  }
+  out->kind = SKind::kText;
+  out->s = text;
+  return true;
+}
+
+bool FromSValue(uint32_t type, const SValue& value,
+                const types::TypeContext& context, Value* out, PgError* error) {
+  if (value.kind == SKind::kNull) {
+    *out = std::nullopt;
+    return true;
+  }
+  auto as_int = [&]() -> int64_t {
+    if (value.kind == SKind::kInt) return value.i;
+    if (value.kind == SKind::kReal) return static_cast<int64_t>(value.d);
+    int64_t v = 0;
+    std::from_chars(value.s.data(), value.s.data() + value.s.size(), v);
+    return v;
+  };
+  switch (type) {
+    case oid::kBool:
+      *out = as_int() ? "t" : "f";
+      return true;
+    case oid::kInt2:
+    case oid::kInt4:
+    case oid::kInt8:
+    case oid::kOid:
+      if (value.kind == SKind::kText) break;
+      *out = std::to_string(as_int());
+      return true;
+    case oid::kFloat4:
+    case oid::kFloat8: {
+      double d = value.kind == SKind::kReal  ? value.d
+                 : value.kind == SKind::kInt ? static_cast<double>(value.i)
+                                             : expr_detail::ToDouble(value.s);
+      return expr_detail::FormatDouble(d, type, context, out, error);
+    }
+    case oid::kNumeric:
+      if (value.kind == SKind::kInt) {
+        *out = std::to_string(value.i);
+        return true;
+      }
+      if (value.kind == SKind::kReal) {
+        std::string canonical;
+        if (!types::Cast(oid::kFloat8, oid::kNumeric, -1,
+                         *Value(std::to_string(value.d)), context, &canonical,
+                         error))
+          return false;
+        *out = canonical;
+        return true;
+      }
+      break;
+    case oid::kDate: {
+      if (value.kind != SKind::kInt) break;
+      std::string s;
+      types::dt::DateOut(static_cast<int32_t>(value.i), context, &s);
+      *out = std::move(s);
+      return true;
+    }
+    case oid::kTime: {
+      if (value.kind != SKind::kInt) break;
+      std::string s;
+      types::dt::TimeOut(value.i, &s);
+      *out = std::move(s);
+      return true;
+    }
+    case oid::kTimestamp:
+    case oid::kTimestamptz: {
+      if (value.kind != SKind::kInt) break;
+      std::string s;
+      if (!types::dt::TimestampOut(value.i, type == oid::kTimestamptz, context,
+                                   &s, error))
+        return false;
+      *out = std::move(s);
+      return true;
+    }
+    case oid::kInterval: {
+      if (value.kind != SKind::kText) break;
+      if (context.intervalstyle == StorageContext().intervalstyle) break;
+      types::dt::Interval iv;
+      if (!types::dt::IntervalIn(value.s, -1, StorageContext(), &iv, error))
+        return false;
+      std::string s;
+      types::dt::IntervalOut(iv, context, &s);
+      *out = std::move(s);
+      return true;
+    }
+    case oid::kBytea: {
+      if (value.kind != SKind::kBlob) break;
+      static const char* kHex = "0123456789abcdef";
+      std::string s = "\\x";
+      s.reserve(2 + value.s.size() * 2);
+      for (unsigned char c : value.s) {
+        s.push_back(kHex[c >> 4]);
+        s.push_back(kHex[c & 15]);
+      }
+      *out = std::move(s);
+      return true;
+    }
+    default:
+      break;
+  }
+  switch (value.kind) {
+    case SKind::kInt:
+      *out = std::to_string(value.i);
+      return true;
+    case SKind::kReal:
+      return expr_detail::FormatDouble(value.d, oid::kFloat8, context, out,
+                                       error);
+    default:
+      *out = value.s;
+      return true;
+  }
+}
+
+SValue ReadSValue(sqlite3_value* v) {
+  SValue out;
+  switch (sqlite3_value_type(v)) {
+    case SQLITE_INTEGER:
+      out.kind = SKind::kInt;
+      out.i = sqlite3_value_int64(v);
+      break;
+    case SQLITE_FLOAT:
+      out.kind = SKind::kReal;
+      out.d = sqlite3_value_double(v);
+      break;
+    case SQLITE_TEXT:
+      out.kind = SKind::kText;
+      out.s.assign(reinterpret_cast<const char*>(sqlite3_value_text(v)),
+                   sqlite3_value_bytes(v));
+      break;
+    case SQLITE_BLOB: {
+      out.kind = SKind::kBlob;
+      const void* p = sqlite3_value_blob(v);
+      out.s.assign(static_cast<const char*>(p), sqlite3_value_bytes(v));
+      break;
+    }
+    default:
+      break;
+  }
+  return out;
+}
+
+SValue ReadColumn(sqlite3_stmt* stmt, int column) {
+  return ReadSValue(sqlite3_column_value(stmt, column));
+}
+
+void BindSValue(sqlite3_stmt* stmt, int index, const SValue& v) {
+  switch (v.kind) {
+    case SKind::kNull:
+      sqlite3_bind_null(stmt, index);
+      break;
+    case SKind::kInt:
+      sqlite3_bind_int64(stmt, index, v.i);
+      break;
+    case SKind::kReal:
+      sqlite3_bind_double(stmt, index, v.d);
+      break;
+    case SKind::kText:
+      sqlite3_bind_text(stmt, index, v.s.data(), static_cast<int>(v.s.size()),
+                        SQLITE_TRANSIENT);
+      break;
+    case SKind::kBlob:
+      sqlite3_bind_blob(stmt, index, v.s.data(), static_cast<int>(v.s.size()),
+                        SQLITE_TRANSIENT);
+      break;
+  }
+}
+
+void ResultSValue(sqlite3_context* ctx, const SValue& v) {
+  switch (v.kind) {
+    case SKind::kNull:
+      sqlite3_result_null(ctx);
+      break;
+    case SKind::kInt:
+      sqlite3_result_int64(ctx, v.i);
+      break;
+    case SKind::kReal:
+      sqlite3_result_double(ctx, v.d);
+      break;
+    case SKind::kText:
+      sqlite3_result_text(ctx, v.s.data(), static_cast<int>(v.s.size()),
+                          SQLITE_TRANSIENT);
+      break;
+    case SKind::kBlob:
+      sqlite3_result_blob(ctx, v.s.data(), static_cast<int>(v.s.size()),
+                          SQLITE_TRANSIENT);
+      break;
+  }
+}
+
+void AppendSValue(bson_t* doc, std::string_view key, uint32_t type,
+                  const SValue& v) {
+  int n = static_cast<int>(key.size());
+  switch (v.kind) {
+    case SKind::kNull:
+      bson_append_null(doc, key.data(), n);
+      break;
+    case SKind::kInt:
+      if (type == oid::kBool) {
+        bson_append_bool(doc, key.data(), n, v.i != 0);
+      } else if (v.i >= std::numeric_limits<int32_t>::min() &&
+                 v.i <= std::numeric_limits<int32_t>::max()) {
+        bson_append_int32(doc, key.data(), n, static_cast<int32_t>(v.i));
+      } else {
+        bson_append_int64(doc, key.data(), n, v.i);
+      }
+      break;
+    case SKind::kReal:
+      bson_append_double(doc, key.data(), n, v.d);
+      break;
+    case SKind::kText:
+      bson_append_utf8(doc, key.data(), n, v.s.data(),
+                       static_cast<int>(v.s.size()));
+      break;
+    case SKind::kBlob:
+      bson_append_binary(doc, key.data(), n, BSON_SUBTYPE_BINARY,
+                         reinterpret_cast<const uint8_t*>(v.s.data()),
+                         static_cast<uint32_t>(v.s.size()));
+      break;
+  }
+}
+
+SValue SValueFromBson(const bson_iter_t* it) {
+  SValue out;
+  switch (bson_iter_type(it)) {
+    case BSON_TYPE_INT32:
+      out.kind = SKind::kInt;
+      out.i = bson_iter_int32(it);
+      break;
+    case BSON_TYPE_INT64:
+      out.kind = SKind::kInt;
+      out.i = bson_iter_int64(it);
+      break;
+    case BSON_TYPE_BOOL:
+      out.kind = SKind::kInt;
+      out.i = bson_iter_bool(it) ? 1 : 0;
+      break;
+    case BSON_TYPE_DOUBLE:
+      out.kind = SKind::kReal;
+      out.d = bson_iter_double(it);
+      break;
+    case BSON_TYPE_UTF8: {
+      uint32_t n;
+      const char* s = bson_iter_utf8(it, &n);
+      out.kind = SKind::kText;
+      out.s.assign(s, n);
+      break;
+    }
+    case BSON_TYPE_BINARY: {
+      bson_subtype_t sub;
+      uint32_t n;
+      const uint8_t* b;
+      bson_iter_binary(it, &sub, &n, &b);
+      out.kind = SKind::kBlob;
+      out.s.assign(reinterpret_cast<const char*>(b), n);
+      break;
+    }
+    case BSON_TYPE_OID: {
+      char hex[25];
+      bson_oid_to_string(bson_iter_oid(it), hex);
+      out.kind = SKind::kText;
+      out.s = hex;
+      break;
+    }
+    default:
+      break;
+  }
+  return out;
+}
+
+std::string SqlQuoteLiteral(std::string_view text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') out.push_back('\'');
+    out.push_back(c);
+  }
+  out.push_back('\'');
+  return out;
+}
+
+std::string SqlQuoteIdent(std::string_view name) {
+  std::string out = "\"";
+  for (char c : name) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+  return out;
+}
+
+std::string ColumnSql(std::string_view alias, std::string_view column,
+                      uint32_t type) {
+  // kova_key is the expression the field indexes are built on, so SQLite
+  // uses them; it returns the plain value for numbers and strings. Booleans,
+  // binary and floats (kova_key gives 1.0 as the integer 1) use kova_get.
+  std::string doc = std::string(alias) + ".doc";
+  std::string lit = SqlQuoteLiteral(column);
+  std::string sql;
+  switch (type) {
+    case oid::kBool:
+    case oid::kBytea:
+    case oid::kFloat4:
+    case oid::kFloat8:
+      sql = "kova_get(" + doc + ", " + lit + ")";
+      break;
+    default:
+      if (column == "_id")
+        sql = "kova_get(" + doc + ", " + lit + ")";
+      else
+        sql = "kova_key(" + doc + ", " + lit + ")";
+  }
+  const char* coll = CollationOf(type);
+  if (*coll) sql = "(" + sql + " COLLATE " + coll + ")";
+  return sql;
+}
+
+}  // namespace kova::planner

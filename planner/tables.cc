@@ -1,0 +1,210 @@
+// Statements over tables: the catalog snapshot of a session, analysis of
+// SELECTs that read tables, and running compiled statements.
+#include "planner/expr_internal.h"
+#include "planner/session_impl.h"
+#include "planner/session_util.h"
+
+namespace kova::planner {
+
+PgError SessionImpl::TableError(const docstore::Status& s) {
+  switch (s.code()) {
+    case docstore::Code::kCounterExhausted:
+      return Err("2200H", s.message());
+    case docstore::Code::kDuplicateKey:
+      return Err("23505", s.message());
+    case docstore::Code::kNamespaceNotFound:
+      return Err("42P01", s.message());
+    case docstore::Code::kNamespaceExists:
+      return Err("42P07", s.message());
+    case docstore::Code::kBusy:
+      return Err("55P03", "could not obtain lock: " + s.message());
+    default:
+      return StorageError(s);
+  }
+}
+
+docstore::Status SessionImpl::EnsureWriteTransaction() {
+  if (storage_->in_transaction() || !(in_block_ || implicit_))
+    return docstore::Status::OK();
+  return storage_->BeginWrite();
+}
+
+bool SessionImpl::LoadCatalog(PgError* error) {
+  docstore::Status s = EnsureStorageTransaction();
+  int64_t version = 0;
+  if (s.ok()) s = storage_->CatalogVersion(&version);
+  if (!s.ok()) {
+    *error = TableError(s);
+    return false;
+  }
+  if (catalog_ && version == catalog_version_) return true;
+  s = catalog::Catalog::Load(storage_.get(), database_, &catalog_);
+  if (!s.ok()) {
+    catalog_.reset();
+    *error = TableError(s);
+    return false;
+  }
+  catalog_version_ = version;
+  collection_tables_.clear();
+  return true;
+}
+
+bool SessionImpl::CollectionTable(const std::string& collection,
+                                  std::string* table, PgError* error) {
+  auto it = collection_tables_.find(collection);
+  if (it != collection_tables_.end()) {
+    *table = it->second;
+    return true;
+  }
+  bool admin = collection == "admin.counters";
+  docstore::Status s = storage_->CollectionTable(
+      admin ? docstore::kAdminDb : database_,
+      admin ? docstore::kCountersCollection : collection, table);
+  if (!s.ok()) {
+    *error = TableError(s);
+    return false;
+  }
+  collection_tables_[collection] = *table;
+  return true;
+}
+
+CompileContext SessionImpl::MakeCompileContext(Plan* plan) {
+  CompileContext context;
+  context.hooks = this;
+  context.catalog = catalog_;
+  context.db = database_;
+  context.param_types = plan->simple ? nullptr : &plan->param_types;
+  context.collection_table = [this](const std::string& collection,
+                                    std::string* table, PgError* error) {
+    return CollectionTable(collection, table, error);
+  };
+  return context;
+}
+
+namespace {
+
+bool HasSubLink(const PgQuery__Node* node);
+
+bool AnyHasSubLink(PgQuery__Node* const* nodes, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (nodes[i] && HasSubLink(nodes[i])) return true;
+  return false;
+}
+
+// Whether an expression tree contains a subquery (which needs tables).
+bool HasSubLink(const PgQuery__Node* node) {
+  switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_SUB_LINK:
+      return true;
+    case PG_QUERY__NODE__NODE_RES_TARGET:
+      return node->res_target->val && HasSubLink(node->res_target->val);
+    case PG_QUERY__NODE__NODE_A_EXPR:
+      return (node->a_expr->lexpr && HasSubLink(node->a_expr->lexpr)) ||
+             (node->a_expr->rexpr && HasSubLink(node->a_expr->rexpr));
+    case PG_QUERY__NODE__NODE_BOOL_EXPR:
+      return AnyHasSubLink(node->bool_expr->args, node->bool_expr->n_args);
+    case PG_QUERY__NODE__NODE_FUNC_CALL:
+      return AnyHasSubLink(node->func_call->args, node->func_call->n_args);
+    case PG_QUERY__NODE__NODE_TYPE_CAST:
+      return node->type_cast->arg && HasSubLink(node->type_cast->arg);
+    case PG_QUERY__NODE__NODE_COALESCE_EXPR:
+      return AnyHasSubLink(node->coalesce_expr->args,
+                           node->coalesce_expr->n_args);
+    case PG_QUERY__NODE__NODE_CASE_EXPR: {
+      const PgQuery__CaseExpr* c = node->case_expr;
+      if (c->arg && HasSubLink(c->arg)) return true;
+      if (c->defresult && HasSubLink(c->defresult)) return true;
+      for (size_t i = 0; i < c->n_args; i++) {
+        const PgQuery__CaseWhen* w = c->args[i]->case_when;
+        if (HasSubLink(w->expr) || HasSubLink(w->result)) return true;
+      }
+      return false;
+    }
+    case PG_QUERY__NODE__NODE_NULL_TEST:
+      return HasSubLink(node->null_test->arg);
+    case PG_QUERY__NODE__NODE_LIST:
+      return AnyHasSubLink(node->list->items, node->list->n_items);
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool SessionImpl::IsTableStatement(const PgQuery__Node* node) {
+  if (node->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) return false;
+  const PgQuery__SelectStmt* s = node->select_stmt;
+  if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE) return true;
+  if (s->n_from_clause > 0) return true;
+  if (s->n_values_lists > 0) return false;
+  return AnyHasSubLink(s->target_list, s->n_target_list) ||
+         (s->where_clause && HasSubLink(s->where_clause));
+}
+
+bool SessionImpl::AnalyzeTableSelect(Plan* plan, PgError* error) {
+  if (!LoadCatalog(error)) return false;
+  CompileContext context = MakeCompileContext(plan);
+  auto compiled = std::make_shared<Compiled>();
+  QueryCompiler compiler(&context);
+  if (!compiler.CompileSelect(plan->node->select_stmt, compiled.get(), error))
+    return false;
+  if (!compiler.analyzer()->CheckParams(error)) return false;
+  plan->columns = compiled->columns;
+  plan->compiled = std::move(compiled);
+  plan->catalog = catalog_;
+  plan->catalog_version = catalog_version_;
+  plan->is_select = true;
+  return true;
+}
+
+bool SessionImpl::RefreshPlan(Plan* plan, PgError* error) {
+  if (plan->catalog_version < 0) return true;
+  if (!LoadCatalog(error)) return false;
+  if (plan->catalog_version == catalog_version_) return true;
+  // Analyse again against the new catalog, as PostgreSQL replans; the
+  // result columns must stay those the client was told about.
+  std::vector<ColumnDesc> before = plan->columns;
+  std::vector<uint32_t> params = plan->param_types;
+  plan->columns.clear();
+  plan->compiled.reset();
+  plan->dml.reset();
+  auto shared = std::shared_ptr<Plan>(plan, [](Plan*) {});
+  if (!Analyze(shared, error)) return false;
+  if (plan->columns.size() != before.size()) {
+    *error = Err("0A000", "cached plan must not change result type");
+    return false;
+  }
+  for (size_t i = 0; i < before.size(); i++) {
+    if (before[i].type_oid != plan->columns[i].type_oid) {
+      *error = Err("0A000", "cached plan must not change result type");
+      return false;
+    }
+  }
+  plan->columns = before;
+  return true;
+}
+
+bool SessionImpl::RunCompiledSelect(PortalImpl* portal, PgError* error) {
+  Plan& plan = *portal->plan;
+  if (!RefreshPlan(&plan, error)) return false;
+  docstore::Status s = EnsureStorageTransaction();
+  if (!s.ok()) {
+    *error = TableError(s);
+    return false;
+  }
+  if (!runtime_.Attach(storage_->connection(), error)) return false;
+  std::vector<Value> values;
+  std::vector<Datum> encoded;
+  return runtime_.Run(
+      plan.compiled.get(), portal->params,
+      [&](sqlite3_stmt* stmt, PgError* e) {
+        if (!runtime_.RowValues(stmt, plan.columns, &values, e)) return false;
+        if (!EncodeRow(values, plan.columns, portal->formats, &encoded, e))
+          return false;
+        portal->rows.push_back(std::move(encoded));
+        return true;
+      },
+      error);
+}
+
+}  // namespace kova::planner
