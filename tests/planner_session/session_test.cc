@@ -161,9 +161,9 @@ TEST_F(SessionTest, ArithmeticAndErrors) {
   EXPECT_EQ(r.error.sqlstate, "42601");
   EXPECT_EQ(r.error.message, "syntax error at or near \"SELEC\"");
   EXPECT_EQ(r.error.position, 1);
-  r = One("CREATE TABLE t (a int)");
+  r = One("CREATE FUNCTION f() RETURNS int AS 'select 1' LANGUAGE sql");
   EXPECT_EQ(r.error.sqlstate, "0A000");
-  EXPECT_EQ(r.error.message, "CREATE TABLE is not supported yet");
+  EXPECT_EQ(r.error.message, "CREATE FUNCTION is not supported yet");
 }
 
 TEST_F(SessionTest, ParametersInASimpleQuery) {
@@ -302,10 +302,14 @@ TEST_F(SessionTest, ExtendedQueryWithParameters) {
   // An untyped parameter in the output list resolves to text.
   ASSERT_TRUE(session_->Parse("SELECT $1", {}, &stmt, &error));
   EXPECT_EQ(stmt->param_types(), (std::vector<uint32_t>{oid::kText}));
-  // Unsupported statements fail at Parse.
+  // Statements over missing tables and unsupported statements fail at
+  // Parse.
   EXPECT_FALSE(session_->Parse("INSERT INTO t VALUES ($1)", {}, &stmt, &error));
+  EXPECT_EQ(error.sqlstate, "42P01");
+  EXPECT_EQ(error.message, "relation \"t\" does not exist");
+  EXPECT_FALSE(session_->Parse("LISTEN x", {}, &stmt, &error));
   EXPECT_EQ(error.sqlstate, "0A000");
-  EXPECT_EQ(error.message, "INSERT is not supported yet");
+  EXPECT_EQ(error.message, "LISTEN is not supported yet");
   // Given types win; wrong values fail at Bind.
   ASSERT_TRUE(session_->Parse("SELECT $1", {oid::kInt8}, &stmt, &error));
   EXPECT_FALSE(
