@@ -200,9 +200,9 @@ bool ResolveTarget(SessionImpl* session, CompileContext* context,
 
 // Shared by INSERT, UPDATE and DELETE analysis: CHECK constraints, column
 // defaults and RETURNING, all as row expressions.
-static bool AnalyzeRowParts(SessionHooks* hooks, Plan* plan, DmlPlan* dml,
-                            PgQuery__Node* const* returning, size_t n_returning,
-                            std::vector<ColumnDesc>* columns, PgError* error) {
+bool AnalyzeRowParts(SessionHooks* hooks, Plan* plan, DmlPlan* dml,
+                     PgQuery__Node* const* returning, size_t n_returning,
+                     std::vector<ColumnDesc>* columns, PgError* error) {
   const catalog::Table& table = *dml->table;
   std::vector<uint32_t> none;
   // CHECK constraints and defaults: stored SQL text over the row.
@@ -296,6 +296,26 @@ static void FinishRowParams(Plan* plan, DmlPlan* dml) {
   for (auto& s : dml->conflict_set) FixRowParams(s.second.get(), dml->row_base);
   if (dml->conflict_where)
     FixRowParams(dml->conflict_where.get(), dml->row_base);
+}
+
+bool SessionImpl::PrepareCopyInsert(const catalog::Table* table,
+                                    std::shared_ptr<DmlPlan>* out,
+                                    PgError* error) {
+  auto dml = std::make_shared<DmlPlan>();
+  dml->kind = DmlPlan::Kind::kInsert;
+  dml->catalog = catalog_;
+  dml->table = table;
+  dml->counters = table->schema == "admin" && table->name == "counters";
+  dml->db = dml->counters ? docstore::kAdminDb : database_;
+  dml->collection = table->collection;
+  Plan plan;
+  plan.simple = true;
+  if (!AnalyzeRowParts(this, &plan, dml.get(), nullptr, 0, &plan.columns,
+                       error))
+    return false;
+  FinishRowParams(&plan, dml.get());
+  *out = dml;
+  return true;
 }
 
 bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {

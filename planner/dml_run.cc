@@ -56,43 +56,35 @@ static std::vector<Value> RowParams(const std::vector<Value>& params,
   return out;
 }
 
-bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
-  Plan& plan = *portal->plan;
-  if (!RefreshPlan(&plan, error)) return false;
-  const DmlPlan& dml = *plan.dml;
-  const catalog::Table& table = *dml.table;
-  const types::TypeContext& context = settings_.type_context();
-  if (!CheckWritable(dml.kind == DmlPlan::Kind::kInsert   ? "INSERT"
-                     : dml.kind == DmlPlan::Kind::kUpdate ? "UPDATE"
-                                                          : "DELETE",
-                     error))
-    return false;
-  docstore::Status st = EnsureWriteTransaction();
-  if (!st.ok()) {
-    *error = TableError(st);
-    return false;
-  }
-  if (!runtime_.Attach(storage_->connection(), error)) return false;
-  const size_t ncols = table.columns.size();
-  int64_t count = 0;
-  std::vector<Datum> encoded;
+// The rows of one INSERT/UPDATE/DELETE (or COPY FROM): defaults,
+// constraints, documents, unique violations and RETURNING.
+class DmlRunner {
+ public:
+  DmlRunner(SessionImpl* session, PortalImpl* portal, const DmlPlan& dml,
+            const std::vector<Value>& params, PgError* error)
+      : s_(session),
+        portal_(portal),
+        dml(dml),
+        table(*dml.table),
+        params_(params),
+        context(session->settings_.type_context()),
+        ncols(table.columns.size()),
+        error(error) {}
 
-  auto emit_returning = [&](const std::vector<Value>& row) {
+  bool emit_returning(const std::vector<Value>& row) {
     if (dml.returning.empty()) return true;
-    std::vector<Value> rp =
-        RowParams(portal->params, dml.row_base, row, nullptr);
+    std::vector<Value> rp = RowParams(params_, dml.row_base, row, nullptr);
     std::vector<Value> out(dml.returning.size());
     for (size_t i = 0; i < dml.returning.size(); i++)
-      if (!Evaluate(*dml.returning[i], rp, this, &out[i], error)) return false;
-    if (!EncodeRow(out, plan.columns, portal->formats, &encoded, error))
+      if (!Evaluate(*dml.returning[i], rp, s_, &out[i], error)) return false;
+    if (!s_->EncodeRow(out, portal_->plan->columns, portal_->formats, &encoded,
+                       error))
       return false;
-    portal->rows.push_back(std::move(encoded));
+    portal_->rows.push_back(std::move(encoded));
     return true;
-  };
-
-  // NOT NULL and CHECK. `assigned`: columns the store fills in.
-  auto check_row = [&](const std::vector<Value>& row,
-                       const std::vector<bool>& assigned) {
+  }
+  bool check_row(const std::vector<Value>& row,
+                 const std::vector<bool>& assigned) {
     for (size_t i = 0; i < ncols; i++) {
       const auto& col = table.columns[i];
       if (col.not_null && !row[i] && !assigned[i]) {
@@ -104,11 +96,10 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
       }
     }
     if (dml.checks.empty()) return true;
-    std::vector<Value> rp =
-        RowParams(portal->params, dml.row_base, row, nullptr);
+    std::vector<Value> rp = RowParams(params_, dml.row_base, row, nullptr);
     for (const auto& [name, expr] : dml.checks) {
       Value v;
-      if (!Evaluate(*expr, rp, this, &v, error)) return false;
+      if (!Evaluate(*expr, rp, s_, &v, error)) return false;
       if (v && *v == "f") {
         *error =
             Err("23514", "new row for relation \"" + table.name +
@@ -118,13 +109,10 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
       }
     }
     return true;
-  };
-
-  // A document from row values; `base` keeps fields the table does not
-  // know (and _id) from the stored document.
-  auto build_doc = [&](const std::vector<Value>& row,
-                       const std::vector<bool>& assigned, const bson_t* base,
-                       bson_t* doc) {
+  }
+  bool build_doc(const std::vector<Value>& row,
+                 const std::vector<bool>& assigned, const bson_t* base,
+                 bson_t* doc) {
     if (base) {
       bson_iter_t it;
       bson_iter_init(&it, base);
@@ -151,10 +139,9 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
       AppendSValue(doc, col.name, col.type, sv);
     }
     return true;
-  };
-
-  auto unique_error = [&](const docstore::Status& s,
-                          const std::vector<Value>& row) {
+  }
+  PgError unique_error(const docstore::Status& s,
+                       const std::vector<Value>& row) {
     std::string index = s.index_name;
     const catalog::Index* x = nullptr;
     for (const auto& candidate : table.indexes)
@@ -188,10 +175,9 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
       e.detail = "Key (" + cols + ")=(" + vals + ") already exists.";
     }
     return e;
-  };
-
-  auto counter_error = [&](const docstore::Status& s) {
-    PgError e = TableError(s);
+  }
+  PgError counter_error(const docstore::Status& s) {
+    PgError e = s_->TableError(s);
     if (s.code() == docstore::Code::kCounterExhausted) {
       // The sequence behind the column, as PostgreSQL names it.
       for (const auto& col : table.columns) {
@@ -207,18 +193,14 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
       }
     }
     return e;
-  };
-
-  // Reads the stored values back for RETURNING.
-  auto stored_values = [&](const docstore::Document& stored,
-                           std::vector<Value>* row) {
+  }
+  bool stored_values(const docstore::Document& stored,
+                     std::vector<Value>* row) {
     return DecodeRow(table, bson_get_data(stored.bson()), stored.bson()->len,
                      context, row, error);
-  };
-
-  // ON CONFLICT DO UPDATE: the existing row with the same key.
-  auto conflict_update = [&](const std::vector<Value>& proposed,
-                             const std::string& index_name) {
+  }
+  bool conflict_update(const std::vector<Value>& proposed,
+                       const std::string& index_name) {
     const catalog::Index* x = nullptr;
     for (const auto& candidate : table.indexes)
       if (candidate.name == index_name) x = &candidate;
@@ -227,8 +209,8 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
       return false;
     }
     std::string tbl;
-    if (!CollectionTable(dml.counters ? "admin.counters" : table.collection,
-                         &tbl, error))
+    if (!s_->CollectionTable(dml.counters ? "admin.counters" : table.collection,
+                             &tbl, error))
       return false;
     std::string sql = "SELECT rid, doc FROM " + tbl + " AS t WHERE 1";
     std::vector<SValue> keys;
@@ -242,9 +224,9 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
       keys.push_back(sv);
     }
     sqlite3_stmt* stmt;
-    if (sqlite3_prepare_v2(storage_->connection(), sql.c_str(), -1, &stmt,
+    if (sqlite3_prepare_v2(s_->storage_->connection(), sql.c_str(), -1, &stmt,
                            nullptr) != SQLITE_OK) {
-      *error = Err("XX000", sqlite3_errmsg(storage_->connection()));
+      *error = Err("XX000", sqlite3_errmsg(s_->storage_->connection()));
       return false;
     }
     for (size_t i = 0; i < keys.size(); i++)
@@ -266,15 +248,15 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
                    stored.size(), context, &existing, error))
       return false;
     std::vector<Value> rp =
-        RowParams(portal->params, dml.row_base, existing, &proposed);
+        RowParams(params_, dml.row_base, existing, &proposed);
     if (dml.conflict_where) {
       Value v;
-      if (!Evaluate(*dml.conflict_where, rp, this, &v, error)) return false;
+      if (!Evaluate(*dml.conflict_where, rp, s_, &v, error)) return false;
       if (!v || *v != "t") return true;
     }
     std::vector<Value> row = existing;
     for (const auto& [col, expr] : dml.conflict_set) {
-      if (!Evaluate(*expr, rp, this, &row[col], error)) return false;
+      if (!Evaluate(*expr, rp, s_, &row[col], error)) return false;
       if (!AssignValue(expr->type, table.columns[col], context, &row[col],
                        error))
         return false;
@@ -287,67 +269,97 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
     bson_t doc = BSON_INITIALIZER;
     bool built = build_doc(row, none, &base, &doc);
     docstore::Status s;
-    if (built) s = storage_->ReplaceDocument(dml.db, dml.collection, rid, &doc);
+    if (built)
+      s = s_->storage_->ReplaceDocument(dml.db, dml.collection, rid, &doc);
     bson_destroy(&doc);
     if (!built) return false;
     if (!s.ok()) {
       *error = s.code() == docstore::Code::kDuplicateKey ? unique_error(s, row)
-                                                         : TableError(s);
+                                                         : s_->TableError(s);
       return false;
     }
     count++;
     return emit_returning(row);
-  };
+  }
+  bool insert_row(std::vector<Value>& row, std::vector<bool>& provided) {
+    std::vector<bool> assigned(ncols, false);
+    for (size_t i = 0; i < ncols; i++) {
+      if (provided[i]) continue;
+      const auto& col = table.columns[i];
+      if (!col.counter.empty()) {
+        assigned[i] = true;
+      } else if (dml.defaults[i]) {
+        std::vector<Value> none;
+        if (!Evaluate(*dml.defaults[i], params_, s_, &row[i], error))
+          return false;
+        if (!AssignValue(dml.defaults[i]->type, col, context, &row[i], error))
+          return false;
+      }
+    }
+    if (!check_row(row, assigned)) return false;
+    bson_t doc = BSON_INITIALIZER;
+    bool ok = build_doc(row, assigned, nullptr, &doc);
+    docstore::Document stored;
+    docstore::Status s;
+    if (ok) {
+      bool want_stored = !dml.returning.empty() || dml.on_conflict == 2;
+      s = s_->storage_->Insert(dml.db, dml.collection, &doc,
+                               want_stored ? &stored : nullptr);
+    }
+    bson_destroy(&doc);
+    if (!ok) return false;
+    if (!s.ok()) {
+      if (s.code() == docstore::Code::kDuplicateKey && dml.on_conflict &&
+          (dml.conflict_index.empty() || dml.conflict_index == s.index_name)) {
+        if (dml.on_conflict == 1) return true;
+        return conflict_update(row, s.index_name);
+      }
+      *error = s.code() == docstore::Code::kDuplicateKey ? unique_error(s, row)
+                                                         : counter_error(s);
+      return false;
+    }
+    count++;
+    if (!dml.returning.empty()) {
+      std::vector<Value> full;
+      if (!stored_values(stored, &full)) return false;
+      if (!emit_returning(full)) return false;
+    }
+    return true;
+  }
+
+  SessionImpl* s_;
+  PortalImpl* portal_;
+  const DmlPlan& dml;
+  const catalog::Table& table;
+  const std::vector<Value>& params_;
+  const types::TypeContext& context;
+  const size_t ncols;
+  PgError* error;
+  int64_t count = 0;
+  std::vector<Datum> encoded;
+};
+
+bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
+  Plan& plan = *portal->plan;
+  if (!RefreshPlan(&plan, error)) return false;
+  const DmlPlan& dml = *plan.dml;
+  const catalog::Table& table = *dml.table;
+  const types::TypeContext& context = settings_.type_context();
+  if (!CheckWritable(dml.kind == DmlPlan::Kind::kInsert   ? "INSERT"
+                     : dml.kind == DmlPlan::Kind::kUpdate ? "UPDATE"
+                                                          : "DELETE",
+                     error))
+    return false;
+  docstore::Status st = EnsureWriteTransaction();
+  if (!st.ok()) {
+    *error = TableError(st);
+    return false;
+  }
+  if (!runtime_.Attach(storage_->connection(), error)) return false;
+  const size_t ncols = table.columns.size();
+  DmlRunner runner(this, portal, dml, portal->params, error);
 
   if (dml.kind == DmlPlan::Kind::kInsert) {
-    auto insert_row = [&](std::vector<Value>& row,
-                          std::vector<bool>& provided) {
-      std::vector<bool> assigned(ncols, false);
-      for (size_t i = 0; i < ncols; i++) {
-        if (provided[i]) continue;
-        const auto& col = table.columns[i];
-        if (!col.counter.empty()) {
-          assigned[i] = true;
-        } else if (dml.defaults[i]) {
-          std::vector<Value> none;
-          if (!Evaluate(*dml.defaults[i], portal->params, this, &row[i], error))
-            return false;
-          if (!AssignValue(dml.defaults[i]->type, col, context, &row[i], error))
-            return false;
-        }
-      }
-      if (!check_row(row, assigned)) return false;
-      bson_t doc = BSON_INITIALIZER;
-      bool ok = build_doc(row, assigned, nullptr, &doc);
-      docstore::Document stored;
-      docstore::Status s;
-      if (ok) {
-        bool want_stored = !dml.returning.empty() || dml.on_conflict == 2;
-        s = storage_->Insert(dml.db, dml.collection, &doc,
-                             want_stored ? &stored : nullptr);
-      }
-      bson_destroy(&doc);
-      if (!ok) return false;
-      if (!s.ok()) {
-        if (s.code() == docstore::Code::kDuplicateKey && dml.on_conflict &&
-            (dml.conflict_index.empty() ||
-             dml.conflict_index == s.index_name)) {
-          if (dml.on_conflict == 1) return true;
-          return conflict_update(row, s.index_name);
-        }
-        *error = s.code() == docstore::Code::kDuplicateKey
-                     ? unique_error(s, row)
-                     : counter_error(s);
-        return false;
-      }
-      count++;
-      if (!dml.returning.empty()) {
-        std::vector<Value> full;
-        if (!stored_values(stored, &full)) return false;
-        if (!emit_returning(full)) return false;
-      }
-      return true;
-    };
     if (dml.source) {
       std::vector<std::vector<Value>> rows;
       bool ok = runtime_.Run(
@@ -374,7 +386,7 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
             return false;
           provided[col] = true;
         }
-        if (!insert_row(row, provided)) return false;
+        if (!runner.insert_row(row, provided)) return false;
       }
     } else {
       for (const auto& exprs : dml.rows) {
@@ -391,10 +403,10 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
             return false;
           provided[col] = true;
         }
-        if (!insert_row(row, provided)) return false;
+        if (!runner.insert_row(row, provided)) return false;
       }
     }
-    portal->final_result = Tag("INSERT 0 " + std::to_string(count));
+    portal->final_result = Tag("INSERT 0 " + std::to_string(runner.count));
     return true;
   }
 
@@ -434,8 +446,8 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
         *error = TableError(s);
         return false;
       }
-      count++;
-      if (!emit_returning(row)) return false;
+      runner.count++;
+      if (!runner.emit_returning(row)) return false;
       continue;
     }
     std::vector<bool> assigned(ncols, false);
@@ -447,7 +459,7 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
           int64_t v;
           docstore::Status s = storage_->NextCounter(column.counter, &v);
           if (!s.ok()) {
-            *error = counter_error(s);
+            *error = runner.counter_error(s);
             return false;
           }
           row[col] = std::to_string(v);
@@ -468,29 +480,41 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
       if (!AssignValue(dml.set_types[k], column, context, &row[col], error))
         return false;
     }
-    if (!check_row(row, assigned)) return false;
+    if (!runner.check_row(row, assigned)) return false;
     bson_t base;
     bson_init_static(&base, reinterpret_cast<const uint8_t*>(t.doc.data()),
                      t.doc.size());
     bson_t doc = BSON_INITIALIZER;
-    bool built = build_doc(row, assigned, &base, &doc);
+    bool built = runner.build_doc(row, assigned, &base, &doc);
     docstore::Status s;
     if (built)
       s = storage_->ReplaceDocument(dml.db, dml.collection, t.rid, &doc);
     bson_destroy(&doc);
     if (!built) return false;
     if (!s.ok()) {
-      *error = s.code() == docstore::Code::kDuplicateKey ? unique_error(s, row)
-                                                         : TableError(s);
+      *error = s.code() == docstore::Code::kDuplicateKey
+                   ? runner.unique_error(s, row)
+                   : TableError(s);
       return false;
     }
-    count++;
-    if (!emit_returning(row)) return false;
+    runner.count++;
+    if (!runner.emit_returning(row)) return false;
   }
   portal->final_result = Tag(
       std::string(dml.kind == DmlPlan::Kind::kDelete ? "DELETE " : "UPDATE ") +
-      std::to_string(count));
+      std::to_string(runner.count));
   return true;
+}
+
+}  // namespace kova::planner
+
+namespace kova::planner {
+
+bool SessionImpl::InsertCopyRow(const DmlPlan& dml, std::vector<Value>* row,
+                                std::vector<bool>* provided, PgError* error) {
+  static const std::vector<Value> kNoParams;
+  DmlRunner runner(this, nullptr, dml, kNoParams, error);
+  return runner.insert_row(*row, *provided);
 }
 
 }  // namespace kova::planner

@@ -95,6 +95,8 @@ class PortalImpl : public Portal {
 };
 
 class SessionImpl : public Session, public SessionHooks {
+  friend class DmlRunner;
+
  public:
   SessionImpl(Engine* engine, std::unique_ptr<docstore::Session> storage,
               std::string user, std::string database, bool superuser,
@@ -147,6 +149,9 @@ class SessionImpl : public Session, public SessionHooks {
   int64_t StatementTimeoutMs();
 
  private:
+  // ALTER TABLE and friends (ddl_alter*.cc) work on the session's storage
+  // and catalog through a helper class.
+  friend class AlterRunner;
   // Analysis (Parse) and execution of one statement.
   bool Analyze(std::shared_ptr<Plan> plan, PgError* error);
   bool AnalyzeSelect(Plan* plan, PgError* error);
@@ -186,6 +191,14 @@ class SessionImpl : public Session, public SessionHooks {
   bool AnalyzeUpdate(Plan* plan, PgError* error);
   bool AnalyzeDelete(Plan* plan, PgError* error);
   bool RunDml(PortalImpl* portal, PgError* error);
+  // COPY FROM: an insert plan for the table (defaults, constraints, no
+  // RETURNING), then rows through the INSERT pipeline one at a time. `row`
+  // holds a value per table column (canonical text of the column's type);
+  // provided[i] false means the column takes its default / counter value.
+  bool PrepareCopyInsert(const catalog::Table* table,
+                         std::shared_ptr<struct DmlPlan>* out, PgError* error);
+  bool InsertCopyRow(const struct DmlPlan& dml, std::vector<Value>* row,
+                     std::vector<bool>* provided, PgError* error);
   ExecuteResult RunCreateTable(const PgQuery__CreateStmt* stmt,
                                ResultSink* sink);
   ExecuteResult RunDrop(const PgQuery__DropStmt* stmt, ResultSink* sink);
