@@ -1,0 +1,125 @@
+--
+-- SELECT over tables: filters, ordering, joins, grouping and aggregates,
+-- DISTINCT, subqueries, set operations, expressions, and their errors
+--
+-- (tables of this file are named sel_*: tests of a group share the database)
+--
+CREATE TABLE sel_emp (
+    id integer PRIMARY KEY,
+    name text,
+    dept integer,
+    salary integer,
+    bonus numeric(8,2),
+    score float8,
+    manager integer
+);
+CREATE TABLE sel_dept (id integer PRIMARY KEY, dname text, budget bigint);
+INSERT INTO sel_emp VALUES
+    (1, 'alice', 10, 5000, 100.50, 1.5, NULL),
+    (2, 'bob', 10, 4000, NULL, 2.25, 1),
+    (3, 'carol', 20, 6000, 200.00, NULL, 1),
+    (4, 'dave', 20, 4000, 50.25, 0.1, 3),
+    (5, 'eve', NULL, 3000, 10.00, 3.0, 3),
+    (6, NULL, 30, NULL, NULL, -1.0, NULL);
+INSERT INTO sel_dept VALUES (10, 'sales', 100000), (20, 'dev', 250000), (40, 'empty', 0);
+-- the hidden _id column is not part of *
+SELECT * FROM sel_dept ORDER BY id;
+SELECT sel_dept.* FROM sel_dept WHERE id = 10;
+-- WHERE
+SELECT id, name FROM sel_emp WHERE salary > 4000 ORDER BY id;
+SELECT id FROM sel_emp WHERE dept = 10 AND salary >= 4000 OR name = 'eve' ORDER BY id;
+SELECT id FROM sel_emp WHERE dept IS NULL OR salary IS NULL ORDER BY id;
+SELECT id FROM sel_emp WHERE name LIKE '%a%' ORDER BY id;
+SELECT id FROM sel_emp WHERE salary BETWEEN 3500 AND 5000 ORDER BY id;
+SELECT id FROM sel_emp WHERE dept <> 10 ORDER BY id;
+SELECT id FROM sel_emp WHERE bonus > 50 ORDER BY id;
+SELECT id FROM sel_emp WHERE score < 1 ORDER BY id;
+-- ORDER BY: NULLS LAST ascending, NULLS FIRST descending by default
+SELECT id, dept FROM sel_emp ORDER BY dept, id;
+SELECT id, dept FROM sel_emp ORDER BY dept DESC, id;
+SELECT id, dept FROM sel_emp ORDER BY dept NULLS FIRST, id;
+SELECT id, dept FROM sel_emp ORDER BY dept DESC NULLS LAST, id DESC;
+SELECT id, name FROM sel_emp ORDER BY name;
+SELECT id, score FROM sel_emp ORDER BY score DESC;
+SELECT id, salary + coalesce(bonus, 0) AS total FROM sel_emp ORDER BY total DESC NULLS LAST, 1;
+SELECT name FROM sel_emp ORDER BY 1 NULLS FIRST;
+-- LIMIT / OFFSET
+SELECT id FROM sel_emp ORDER BY id LIMIT 2;
+SELECT id FROM sel_emp ORDER BY id LIMIT 2 OFFSET 3;
+SELECT id FROM sel_emp ORDER BY id OFFSET 4;
+SELECT id FROM sel_emp ORDER BY id LIMIT ALL OFFSET 5;
+SELECT id FROM sel_emp ORDER BY id FETCH FIRST 1 ROW ONLY;
+SELECT id FROM sel_emp ORDER BY id LIMIT 0;
+SELECT id FROM sel_emp LIMIT -1;
+-- joins
+SELECT e.name, d.dname FROM sel_emp e JOIN sel_dept d ON e.dept = d.id ORDER BY e.id;
+SELECT e.name, d.dname FROM sel_emp e, sel_dept d WHERE e.dept = d.id AND d.budget > 100000 ORDER BY e.id;
+SELECT e.id, d.dname FROM sel_emp e LEFT JOIN sel_dept d ON e.dept = d.id ORDER BY e.id;
+SELECT e.id, d.dname FROM sel_emp e RIGHT JOIN sel_dept d ON e.dept = d.id ORDER BY d.id, e.id;
+SELECT e.id, d.id AS did FROM sel_emp e FULL JOIN sel_dept d ON e.dept = d.id ORDER BY e.id, d.id;
+SELECT e.name, m.name AS manager FROM sel_emp e LEFT JOIN sel_emp m ON e.manager = m.id ORDER BY e.id;
+SELECT count(*) FROM sel_emp CROSS JOIN sel_dept;
+SELECT id, dname FROM sel_dept JOIN (VALUES (10), (40)) v(x) ON v.x = sel_dept.id ORDER BY id;
+-- aggregates: result types and scales follow the argument type
+SELECT count(*), count(dept), count(DISTINCT dept), sum(salary), avg(salary), min(salary), max(salary) FROM sel_emp;
+SELECT sum(bonus), avg(bonus), min(bonus), max(bonus) FROM sel_emp;
+SELECT sum(score), avg(score), min(score), max(score) FROM sel_emp;
+SELECT sum(budget), avg(budget), pg_typeof(sum(budget)), pg_typeof(sum(salary)), pg_typeof(avg(salary)) FROM sel_emp, sel_dept WHERE sel_emp.id = 1;
+SELECT min(name), max(name), count(name) FROM sel_emp;
+SELECT count(*), sum(salary), avg(salary), max(name) FROM sel_emp WHERE false;
+SELECT bool_and(salary > 3000), bool_or(salary > 5000), every(id > 0) FROM sel_emp;
+-- GROUP BY / HAVING
+SELECT dept, count(*), sum(salary), avg(salary) FROM sel_emp GROUP BY dept ORDER BY dept;
+SELECT dept, avg(bonus), max(score) FROM sel_emp GROUP BY 1 ORDER BY 1 NULLS FIRST;
+SELECT dept, count(*) FROM sel_emp GROUP BY dept HAVING count(*) > 1 ORDER BY dept;
+SELECT dept, sum(salary) AS total FROM sel_emp WHERE salary IS NOT NULL GROUP BY dept HAVING sum(salary) >= 9000 ORDER BY total DESC;
+SELECT d.dname, count(e.id) FROM sel_dept d LEFT JOIN sel_emp e ON e.dept = d.id GROUP BY d.dname ORDER BY d.dname;
+SELECT salary / 1000 AS k, count(*) FROM sel_emp GROUP BY salary / 1000 ORDER BY k;
+SELECT count(*) FROM sel_emp HAVING count(*) > 100;
+-- DISTINCT
+SELECT DISTINCT dept FROM sel_emp ORDER BY dept;
+SELECT DISTINCT salary, dept FROM sel_emp ORDER BY salary, dept;
+SELECT DISTINCT ON (dept) dept, name FROM sel_emp ORDER BY dept, salary DESC;
+-- subqueries
+SELECT name FROM sel_emp WHERE dept IN (SELECT id FROM sel_dept WHERE budget > 50000) ORDER BY id;
+SELECT name FROM sel_emp WHERE dept NOT IN (SELECT id FROM sel_dept) ORDER BY id;
+SELECT dname FROM sel_dept d WHERE EXISTS (SELECT 1 FROM sel_emp e WHERE e.dept = d.id) ORDER BY id;
+SELECT dname FROM sel_dept d WHERE NOT EXISTS (SELECT 1 FROM sel_emp e WHERE e.dept = d.id);
+SELECT name, (SELECT dname FROM sel_dept WHERE id = e.dept) FROM sel_emp e ORDER BY id;
+SELECT name FROM sel_emp WHERE salary = (SELECT max(salary) FROM sel_emp);
+SELECT name FROM sel_emp WHERE salary > ANY (SELECT salary FROM sel_emp WHERE dept = 20) ORDER BY id;
+SELECT name FROM sel_emp WHERE salary >= ALL (SELECT salary FROM sel_emp WHERE salary IS NOT NULL);
+SELECT x.dept, x.n FROM (SELECT dept, count(*) AS n FROM sel_emp GROUP BY dept) AS x WHERE x.n > 1 ORDER BY 1;
+-- set operations
+SELECT dept FROM sel_emp UNION SELECT id FROM sel_dept ORDER BY 1;
+SELECT dept FROM sel_emp WHERE dept IS NOT NULL UNION ALL SELECT id FROM sel_dept ORDER BY 1;
+SELECT dept FROM sel_emp INTERSECT SELECT id FROM sel_dept ORDER BY 1;
+SELECT id FROM sel_dept EXCEPT SELECT dept FROM sel_emp ORDER BY 1;
+SELECT salary FROM sel_emp INTERSECT ALL SELECT 4000 ORDER BY 1;
+SELECT 1 AS a UNION SELECT 2.5 ORDER BY a;
+SELECT name FROM sel_emp UNION SELECT 1;
+SELECT id, name FROM sel_emp UNION SELECT id FROM sel_dept;
+-- CASE, COALESCE, NULLIF, casts
+SELECT id, CASE WHEN salary >= 5000 THEN 'high' WHEN salary >= 4000 THEN 'mid' ELSE 'low' END FROM sel_emp ORDER BY id;
+SELECT id, CASE dept WHEN 10 THEN 'ten' WHEN 20 THEN 'twenty' END AS d FROM sel_emp ORDER BY id;
+SELECT id, coalesce(name, 'anon'), coalesce(bonus, 0), nullif(dept, 10) FROM sel_emp ORDER BY id;
+SELECT id, salary::text || '$', bonus::int, score::numeric(4,1), salary::float8 / 3 FROM sel_emp ORDER BY id;
+SELECT id, CAST(salary AS bigint) * 1000000, dept::text, (salary / 7)::numeric(10,3) FROM sel_emp WHERE id < 3 ORDER BY id;
+SELECT upper(name), length(name), salary * 1.1, salary / 3, salary % 7, -salary FROM sel_emp WHERE id <= 2 ORDER BY id;
+-- errors
+SELECT nosuch FROM sel_emp;
+SELECT e.nosuch FROM sel_emp e;
+SELECT * FROM sel_nosuch;
+SELECT id FROM sel_emp e JOIN sel_dept d ON e.dept = d.id;
+SELECT name, count(*) FROM sel_emp;
+SELECT dept, salary FROM sel_emp GROUP BY dept;
+SELECT id FROM sel_emp WHERE count(*) > 1;
+SELECT (SELECT id FROM sel_emp);
+SELECT name FROM sel_emp WHERE dept = (SELECT id FROM sel_dept);
+SELECT id FROM sel_emp WHERE name = 5;
+SELECT id FROM sel_emp ORDER BY 9;
+SELECT sel_dept.id FROM sel_emp;
+SELECT sum(name) FROM sel_emp;
+SELECT id FROM sel_emp WHERE salary / 0 > 1;
+SELECT id::smallint * 100000 FROM sel_emp;
+DROP TABLE sel_emp, sel_dept;
