@@ -34,11 +34,15 @@ constexpr const char* kUsage = R"(usage:
   kova counters [--data DIR] [--db NAME] [--canonical]
       Lists the rows of admin.counters (of one database with --db).
   kova serve [--data DIR] [--host ADDR] [--port N] [--max-connections N]
-             [--hba FILE] [--auth METHOD]
+             [--hba FILE] [--auth METHOD] [-c NAME=VALUE]...
+             [--synchronous-commit on|off]
       The PostgreSQL protocol server (default 127.0.0.1:5432). --hba names a
       pg_hba-like file (`host DATABASE USER ADDRESS METHOD` per line);
       without it every connection uses --auth (default trust). Methods:
-      trust, reject, password, md5, scram-sha-256. SIGTERM/SIGINT stop it.
+      trust, reject, password, md5, scram-sha-256. -c sets a setting's
+      default for every session, as postgres -c does (e.g. -c
+      synchronous_commit=off: commits return before their fsync).
+      SIGTERM/SIGINT stop it.
 
   --data DIR   data directory (default: $KOVA_DATA, else ./kova-data);
                created on first use
@@ -175,6 +179,7 @@ int Serve(int argc, char** argv) {
   const char* env = std::getenv("KOVA_DATA");
   std::string data = env && *env ? env : "kova-data";
   kova::wire::ServerOptions options;
+  kova::planner::EngineOptions engine_options;
   for (int i = 2; i < argc; i++) {
     std::string a = argv[i];
     std::string value;
@@ -213,6 +218,16 @@ int Serve(int argc, char** argv) {
       options.hba_file = value;
     } else if (take("--auth")) {
       options.default_auth = value;
+    } else if (take("-c") || take("--set")) {
+      size_t eq = value.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        std::cerr << "kova serve: -c needs name=value\n";
+        return 2;
+      }
+      engine_options.settings.emplace_back(value.substr(0, eq),
+                                           value.substr(eq + 1));
+    } else if (take("--synchronous-commit")) {
+      engine_options.settings.emplace_back("synchronous_commit", value);
     } else {
       std::cerr << "kova serve: unknown option " << a << "\n" << kUsage;
       return 2;
@@ -234,7 +249,7 @@ int Serve(int argc, char** argv) {
     return 3;
   }
   std::unique_ptr<kova::planner::Engine> engine =
-      kova::planner::Engine::Create(store.get(), {});
+      kova::planner::Engine::Create(store.get(), engine_options);
   if (!engine) {
     std::cerr << "kova serve: could not start the engine\n";
     return 3;

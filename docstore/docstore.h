@@ -241,6 +241,10 @@ class Session {
   // Begins a transaction that writes: takes the write lock at once (a
   // deferred transaction that reads first can meet kConflict later).
   Status BeginWrite();
+  // full: a commit is on disk before it returns (synchronous_commit on);
+  // otherwise it survives a process crash but may be lost in a power
+  // failure (off). Never risks corruption (SQLite WAL).
+  Status SetDurableCommits(bool full);
   // Changes whenever a collection, index or autoincrement field changes,
   // and when BumpCatalogVersion is called (the SQL catalog's own changes).
   Status CatalogVersion(int64_t* version);
@@ -278,6 +282,14 @@ class Session {
   // Gives a row a new _id (and collection and field).
   Status RenameCounter(std::string_view id, std::string_view new_id,
                        std::string_view collection, std::string_view field);
+
+  // ---- Schema changes (alter.cc) ----
+
+  // Renames a collection in its database: documents, indexes and the
+  // counter rows of its fields (their _id and collection) move with it.
+  // kNamespaceExists when the new name is taken.
+  Status RenameCollection(std::string_view db, std::string_view name,
+                          std::string_view new_name);
 
   // The session's SQLite connection, for layers that run SQL over
   // collections (the planner). Functions kova_key(doc, path) is registered.

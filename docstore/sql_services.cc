@@ -11,6 +11,11 @@ namespace kova::docstore {
 // older than another writer's commit could never write.
 Status Session::BeginWrite() { return impl_->Begin(/*immediate=*/true); }
 
+Status Session::SetDurableCommits(bool full) {
+  return impl_->Exec(full ? "PRAGMA synchronous=FULL"
+                          : "PRAGMA synchronous=NORMAL");
+}
+
 Status Session::CatalogVersion(int64_t* version) {
   sqlite3_stmt* raw;
   Status s = impl_->Prepare(

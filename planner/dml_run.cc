@@ -2,6 +2,7 @@
 // the docstore (which assigns autoincrement values and keeps the unique
 // indexes), with PostgreSQL's constraint errors.
 #include <cstring>
+#include <functional>
 
 #include "planner/dml.h"
 #include "planner/expr_internal.h"
@@ -83,11 +84,36 @@ class DmlRunner {
     portal_->rows.push_back(std::move(encoded));
     return true;
   }
-  bool check_row(const std::vector<Value>& row,
-                 const std::vector<bool>& assigned) {
+  // Takes the counter values of columns the store would fill in, so that
+  // constraints and messages see them (PostgreSQL evaluates nextval before
+  // any check, and the value stays consumed when a check fails).
+  bool take_counter_values(std::vector<Value>& row,
+                           std::vector<bool>& assigned) {
+    for (size_t i = 0; i < ncols; i++) {
+      if (!assigned[i]) continue;
+      int64_t v;
+      docstore::Status st =
+          s_->storage_->NextCounter(table.columns[i].counter, &v);
+      if (!st.ok()) {
+        *error = counter_error(st);
+        return false;
+      }
+      row[i] = std::to_string(v);
+      assigned[i] = false;
+    }
+    return true;
+  }
+
+  bool check_row(std::vector<Value>& row, std::vector<bool>& assigned) {
+    bool any_assigned = false;
+    for (size_t i = 0; i < ncols; i++) any_assigned |= assigned[i];
+    if (any_assigned && (!dml.checks.empty() || has_foreign_keys())) {
+      if (!take_counter_values(row, assigned)) return false;
+    }
     for (size_t i = 0; i < ncols; i++) {
       const auto& col = table.columns[i];
       if (col.not_null && !row[i] && !assigned[i]) {
+        if (any_assigned && !take_counter_values(row, assigned)) return false;
         *error = Err("23502", "null value in column \"" + col.name +
                                   "\" of relation \"" + table.name +
                                   "\" violates not-null constraint");
@@ -110,6 +136,240 @@ class DmlRunner {
     }
     return true;
   }
+  bool has_foreign_keys() const {
+    for (const auto& c : table.constraints)
+      if (c.kind == 'f') return true;
+    return false;
+  }
+
+  // Runs `sql` with key values bound; calls on_row(rid, doc) per row.
+  bool probe(const std::string& sql, const std::vector<SValue>& keys,
+             const std::function<bool(int64_t, const std::string&)>& on_row) {
+    sqlite3_stmt* stmt = s_->CachedStatement(sql, error);
+    if (!stmt) return false;
+    for (size_t i = 0; i < keys.size(); i++)
+      BindSValue(stmt, static_cast<int>(i + 1), keys[i]);
+    std::vector<std::pair<int64_t, std::string>> rows;
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+      rows.emplace_back(
+          sqlite3_column_int64(stmt, 0),
+          std::string(static_cast<const char*>(sqlite3_column_blob(stmt, 1)),
+                      sqlite3_column_bytes(stmt, 1)));
+    }
+    sqlite3_reset(stmt);
+    if (rc != SQLITE_DONE) {
+      *error = Err("XX000", std::string("internal query error: ") +
+                                sqlite3_errmsg(s_->storage_->connection()));
+      return false;
+    }
+    for (const auto& [rid, doc] : rows)
+      if (!on_row(rid, doc)) return false;
+    return true;
+  }
+
+  // SELECT rid, doc FROM `t` WHERE the columns equal the bound keys.
+  bool key_query(const catalog::Table& t, const std::vector<std::string>& cols,
+                 std::string* sql) {
+    std::string tbl;
+    if (!s_->CollectionTable(t.collection, &tbl, error)) return false;
+    *sql = "SELECT rid, doc FROM " + tbl + " AS k WHERE 1";
+    for (const auto& c : cols) {
+      const catalog::Column* col = t.FindColumn(c);
+      *sql +=
+          " AND " + ColumnSql("k", c, col ? col->type : oid::kText) + " = ?";
+    }
+    return true;
+  }
+
+  static std::string KeyText(const std::vector<std::string>& cols,
+                             const std::vector<Value>& values) {
+    std::string names, vals;
+    for (size_t i = 0; i < cols.size(); i++) {
+      names += (i ? ", " : "") + cols[i];
+      vals += (i ? ", " : "") + (values[i] ? *values[i] : std::string("null"));
+    }
+    return "(" + names + ")=(" + vals + ")";
+  }
+
+  const catalog::Table* find_table(const std::string& qualified) {
+    size_t dot = qualified.find('.');
+    return dml.catalog->FindTable(qualified.substr(0, dot),
+                                  qualified.substr(dot + 1));
+  }
+
+  // Foreign keys of this row: the referenced rows must exist (MATCH SIMPLE:
+  // a key with a null is not checked). On UPDATE only changed keys.
+  bool check_references(const std::vector<Value>& row,
+                        const std::vector<Value>* old_row) {
+    for (const auto& c : table.constraints) {
+      if (c.kind != 'f') continue;
+      std::vector<Value> key;
+      bool has_null = false, changed = old_row == nullptr;
+      for (const auto& col : c.columns) {
+        int idx = table.ColumnIndex(col);
+        key.push_back(row[idx]);
+        has_null |= !row[idx];
+        if (old_row && (*old_row)[idx] != row[idx]) changed = true;
+      }
+      if (has_null || !changed) continue;
+      const catalog::Table* parent = find_table(c.ref_table);
+      if (!parent) continue;
+      std::string sql;
+      if (!key_query(*parent, c.ref_columns, &sql)) return false;
+      std::vector<SValue> keys;
+      for (size_t i = 0; i < key.size(); i++) {
+        SValue sv;
+        const catalog::Column* pc = parent->FindColumn(c.ref_columns[i]);
+        const catalog::Column* cc = table.FindColumn(c.columns[i]);
+        Value v = key[i];
+        if (pc && cc && !AssignValue(cc->type, *pc, context, &v, error))
+          return false;
+        if (!ToSValue(pc ? pc->type : oid::kText, v, context, &sv, error))
+          return false;
+        keys.push_back(sv);
+      }
+      bool found = false;
+      if (!probe(sql + " LIMIT 1", keys, [&](int64_t, const std::string&) {
+            found = true;
+            return true;
+          }))
+        return false;
+      if (!found) {
+        *error = Err("23503", "insert or update on table \"" + table.name +
+                                  "\" violates foreign key constraint \"" +
+                                  c.name + "\"");
+        error->detail = "Key " + KeyText(c.columns, key) +
+                        " is not present in table \"" + parent->name + "\".";
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Rows of other tables that reference `old_row`, which is being deleted
+  // (new_row null) or updated: the constraint's ON DELETE / ON UPDATE
+  // action, or 23503 for NO ACTION / RESTRICT.
+  bool handle_referencing(const std::vector<Value>& old_row,
+                          const std::vector<Value>* new_row, int depth = 0) {
+    if (depth > 64) {
+      *error = Err("54001", "foreign key cascade is too deep");
+      return false;
+    }
+    std::string self = table.schema + "." + table.name;
+    for (const auto& [k, child] : dml.catalog->tables()) {
+      for (const auto& c : child.constraints) {
+        if (c.kind != 'f' || c.ref_table != self) continue;
+        std::vector<Value> key, new_key;
+        bool has_null = false, changed = new_row == nullptr;
+        for (const auto& rc : c.ref_columns) {
+          int idx = table.ColumnIndex(rc);
+          key.push_back(old_row[idx]);
+          has_null |= !old_row[idx];
+          if (new_row) {
+            new_key.push_back((*new_row)[idx]);
+            if ((*new_row)[idx] != old_row[idx]) changed = true;
+          }
+        }
+        if (has_null || !changed) continue;
+        std::string sql;
+        if (!key_query(child, c.columns, &sql)) return false;
+        std::vector<SValue> keys;
+        for (size_t i = 0; i < key.size(); i++) {
+          const catalog::Column* cc = child.FindColumn(c.columns[i]);
+          const catalog::Column* pc = table.FindColumn(c.ref_columns[i]);
+          Value v = key[i];
+          if (cc && pc && !AssignValue(pc->type, *cc, context, &v, error))
+            return false;
+          SValue sv;
+          if (!ToSValue(cc ? cc->type : oid::kText, v, context, &sv, error))
+            return false;
+          keys.push_back(sv);
+        }
+        char action = new_row ? c.on_update : c.on_delete;
+        std::shared_ptr<DmlPlan> child_plan;
+        bool ok = probe(sql, keys, [&](int64_t rid, const std::string& doc) {
+          if (action == 'a' || action == 'r') {
+            *error =
+                Err("23503", "update or delete on table \"" + table.name +
+                                 "\" violates foreign key constraint \"" +
+                                 c.name + "\" on table \"" + child.name + "\"");
+            error->detail = "Key " + KeyText(c.ref_columns, key) +
+                            " is still referenced from table \"" + child.name +
+                            "\".";
+            return false;
+          }
+          if (!child_plan && !s_->PrepareCopyInsert(&child, &child_plan, error))
+            return false;
+          child_plan->catalog = dml.catalog;
+          DmlRunner sub(s_, nullptr, *child_plan, params_, error);
+          std::vector<Value> child_row;
+          if (!DecodeRow(child, reinterpret_cast<const uint8_t*>(doc.data()),
+                         doc.size(), context, &child_row, error))
+            return false;
+          bool counters = child.schema == "admin";
+          std::string db = counters ? docstore::kAdminDb : s_->database_;
+          if (action == 'c' && !new_row) {
+            if (!sub.handle_referencing(child_row, nullptr, depth + 1))
+              return false;
+            docstore::Status st =
+                s_->storage_->DeleteDocument(db, child.collection, rid);
+            if (!st.ok()) {
+              *error = s_->TableError(st);
+              return false;
+            }
+            return true;
+          }
+          std::vector<Value> updated = child_row;
+          for (size_t i = 0; i < c.columns.size(); i++) {
+            int idx = child.ColumnIndex(c.columns[i]);
+            if (action == 'c') {
+              updated[idx] = new_key[i];
+              const catalog::Column* pc = table.FindColumn(c.ref_columns[i]);
+              if (pc && !AssignValue(pc->type, child.columns[idx], context,
+                                     &updated[idx], error))
+                return false;
+            } else if (action == 'n') {
+              updated[idx] = std::nullopt;
+            } else if (child_plan->defaults[idx]) {
+              if (!Evaluate(*child_plan->defaults[idx], params_, s_,
+                            &updated[idx], error) ||
+                  !AssignValue(child_plan->defaults[idx]->type,
+                               child.columns[idx], context, &updated[idx],
+                               error))
+                return false;
+            } else {
+              updated[idx] = std::nullopt;
+            }
+          }
+          std::vector<bool> none(child.columns.size(), false);
+          if (!sub.check_row(updated, none)) return false;
+          if (action == 'd' && !sub.check_references(updated, &child_row))
+            return false;
+          if (!sub.handle_referencing(child_row, &updated, depth + 1))
+            return false;
+          bson_t base;
+          bson_init_static(&base, reinterpret_cast<const uint8_t*>(doc.data()),
+                           doc.size());
+          bson_t out = BSON_INITIALIZER;
+          bool built = sub.build_doc(updated, none, &base, &out);
+          docstore::Status st;
+          if (built)
+            st = s_->storage_->ReplaceDocument(db, child.collection, rid, &out);
+          bson_destroy(&out);
+          if (!built) return false;
+          if (!st.ok()) {
+            *error = s_->TableError(st);
+            return false;
+          }
+          return true;
+        });
+        if (!ok) return false;
+      }
+    }
+    return true;
+  }
+
   bool build_doc(const std::vector<Value>& row,
                  const std::vector<bool>& assigned, const bson_t* base,
                  bson_t* doc) {
@@ -263,6 +523,8 @@ class DmlRunner {
     }
     std::vector<bool> none(ncols, false);
     if (!check_row(row, none)) return false;
+    if (!check_references(row, &existing)) return false;
+    if (!handle_referencing(existing, &row)) return false;
     bson_t base;
     bson_init_static(&base, reinterpret_cast<const uint8_t*>(stored.data()),
                      stored.size());
@@ -297,6 +559,7 @@ class DmlRunner {
       }
     }
     if (!check_row(row, assigned)) return false;
+    if (!check_references(row, nullptr)) return false;
     bson_t doc = BSON_INITIALIZER;
     bool ok = build_doc(row, assigned, nullptr, &doc);
     docstore::Document stored;
@@ -439,7 +702,9 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
     if (!DecodeRow(table, reinterpret_cast<const uint8_t*>(t.doc.data()),
                    t.doc.size(), context, &row, error))
       return false;
+    const std::vector<Value> old_row = row;
     if (dml.kind == DmlPlan::Kind::kDelete) {
+      if (!runner.handle_referencing(row, nullptr)) return false;
       docstore::Status s =
           storage_->DeleteDocument(dml.db, dml.collection, t.rid);
       if (!s.ok()) {
@@ -481,6 +746,8 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
         return false;
     }
     if (!runner.check_row(row, assigned)) return false;
+    if (!runner.check_references(row, &old_row)) return false;
+    if (!runner.handle_referencing(old_row, &row)) return false;
     bson_t base;
     bson_init_static(&base, reinterpret_cast<const uint8_t*>(t.doc.data()),
                      t.doc.size());

@@ -227,6 +227,21 @@ class EngineImpl : public Engine {
     auto impl = std::make_unique<SessionImpl>(
         this, std::move(storage), user, database, role.superuser,
         options_.server_version, next_pid_.fetch_add(1));
+    if (!options_.settings.empty()) {
+      std::string options;
+      for (const auto& [name, value] : options_.settings) {
+        std::string escaped;
+        for (char c : value) {
+          if (c == ' ' || c == '\\') escaped.push_back('\\');
+          escaped.push_back(c);
+        }
+        options += "-c " + name + "=" + escaped + " ";
+      }
+      if (!impl->ApplyStartup({{"options", options}}, error)) {
+        error->severity = "FATAL";
+        return false;
+      }
+    }
     if (!impl->ApplyStartup(startup, error)) {
       error->severity = "FATAL";
       return false;

@@ -56,7 +56,8 @@ struct PgError {
   std::string message;             // lower case, no trailing period
   std::string detail;
   std::string hint;
-  int position = 0;  // 1-based character offset into the statement; 0 none
+  int position = 0;     // 1-based character offset into the statement; 0 none
+  std::string context;  // CONTEXT lines, e.g. "COPY t, line 2, column a: \"x\""
 };
 
 enum class Format : int16_t { kText = 0, kBinary = 1 };
@@ -153,6 +154,9 @@ class Session;
 
 struct EngineOptions {
   std::string server_version = "15.18";  // reported as server_version
+  // Server-wide setting defaults (kova serve -c name=value), applied to
+  // every session before the client's startup parameters.
+  std::vector<std::pair<std::string, std::string>> settings;
 };
 
 // One per server process.

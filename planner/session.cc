@@ -37,7 +37,10 @@ SessionImpl::SessionImpl(Engine* engine,
       pid_(pid),
       settings_(server_version_, user_, superuser) {}
 
-SessionImpl::~SessionImpl() { Terminate(); }
+SessionImpl::~SessionImpl() {
+  Terminate();
+  for (auto& [sql, stmt] : statement_cache_) sqlite3_finalize(stmt);
+}
 
 bool SessionImpl::ApplyStartup(
     const std::vector<std::pair<std::string, std::string>>& startup,
@@ -130,9 +133,20 @@ void SessionImpl::BeginImplicit() {
 }
 
 docstore::Status SessionImpl::EnsureStorageTransaction() {
-  if ((in_block_ || implicit_) && !storage_->in_transaction())
-    return storage_->Begin();
+  if ((in_block_ || implicit_) && !storage_->in_transaction()) {
+    docstore::Status s = ApplyDurability();
+    return s.ok() ? storage_->Begin() : s;
+  }
   return docstore::Status::OK();
+}
+
+docstore::Status SessionImpl::ApplyDurability() {
+  // synchronous_commit off: commits return before their fsync.
+  bool full = settings_.Get("synchronous_commit") != "off";
+  if (durable_commits_ == static_cast<int>(full)) return docstore::Status::OK();
+  docstore::Status s = storage_->SetDurableCommits(full);
+  if (s.ok()) durable_commits_ = full;
+  return s;
 }
 
 void SessionImpl::DropTransactionCursors() {

@@ -224,6 +224,8 @@ class SessionImpl : public Session, public SessionHooks {
   bool NextValue(const catalog::Sequence& seq, int64_t* value, PgError* error);
   // Storage writes need the write lock for the whole transaction.
   docstore::Status EnsureWriteTransaction();
+  docstore::Status ApplyDurability();
+  int durable_commits_ = -1;  // PRAGMA synchronous applied: 1 FULL, 0 NORMAL
   // The table's docstore collection table (quoted SQLite name).
   bool CollectionTable(const std::string& collection, std::string* table,
                        PgError* error);
@@ -284,6 +286,10 @@ class SessionImpl : public Session, public SessionHooks {
   std::map<std::string, int64_t> currvals_;
   std::optional<int64_t> lastval_;
   std::unordered_map<std::string, std::string> collection_tables_;
+  // Statements the planner runs directly (foreign key probes, ON CONFLICT
+  // lookups), prepared once per session.
+  std::unordered_map<std::string, sqlite3_stmt*> statement_cache_;
+  sqlite3_stmt* CachedStatement(const std::string& sql, PgError* error);
 
   std::atomic<bool> running_{false};
   std::atomic<bool> cancel_{false};

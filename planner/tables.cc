@@ -26,7 +26,27 @@ PgError SessionImpl::TableError(const docstore::Status& s) {
 docstore::Status SessionImpl::EnsureWriteTransaction() {
   if (storage_->in_transaction() || !(in_block_ || implicit_))
     return docstore::Status::OK();
-  return storage_->BeginWrite();
+  docstore::Status s = ApplyDurability();
+  return s.ok() ? storage_->BeginWrite() : s;
+}
+
+sqlite3_stmt* SessionImpl::CachedStatement(const std::string& sql,
+                                           PgError* error) {
+  auto it = statement_cache_.find(sql);
+  if (it != statement_cache_.end()) {
+    sqlite3_reset(it->second);
+    sqlite3_clear_bindings(it->second);
+    return it->second;
+  }
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(storage_->connection(), sql.c_str(), -1, &stmt,
+                         nullptr) != SQLITE_OK) {
+    *error = Err("XX000", std::string("internal query error: ") +
+                              sqlite3_errmsg(storage_->connection()));
+    return nullptr;
+  }
+  statement_cache_[sql] = stmt;
+  return stmt;
 }
 
 bool SessionImpl::LoadCatalog(PgError* error) {
