@@ -31,6 +31,30 @@ INSERT INTO ct_tab VALUES (1, 0, 'z');
 INSERT INTO ct_tab VALUES (3, 3, 'w');
 INSERT INTO ct_tab VALUES (NULL, 5, 'v');
 SELECT * FROM ct_tab;
+-- UNIQUE allows any number of NULLs, also in a missing column
+CREATE TABLE ct_uniq (a integer UNIQUE, b integer, c text, UNIQUE (b, c));
+INSERT INTO ct_uniq VALUES (NULL, NULL, 'x'), (NULL, NULL, 'x');
+INSERT INTO ct_uniq (c) VALUES ('y'), ('y');
+INSERT INTO ct_uniq VALUES (1, 1, NULL), (2, 1, NULL);
+INSERT INTO ct_uniq VALUES (1, 2, 'z');
+INSERT INTO ct_uniq VALUES (3, 1, 'z'), (4, 1, 'z');
+UPDATE ct_uniq SET a = 1 WHERE a = 2;
+SELECT * FROM ct_uniq ORDER BY a, b, c;
+DROP TABLE ct_uniq;
+-- quoted names, and a column of the user's own called _id
+CREATE TABLE "CT Quoted" ("Mixed" integer, "has space" text, _id integer, "select" text);
+INSERT INTO "CT Quoted" VALUES (1, 'a', 7, 'kw');
+SELECT * FROM "CT Quoted";
+SELECT "Mixed", "has space", _id, "select" FROM "CT Quoted" WHERE _id = 7;
+SELECT mixed FROM "CT Quoted";
+DROP TABLE "CT Quoted";
+-- defaults of every kind
+CREATE TABLE ct_defaults (a integer DEFAULT -1, b text DEFAULT 'x' || 'y', c integer DEFAULT NULL,
+    d numeric DEFAULT 1.50, e boolean DEFAULT (1 < 2), f bigint DEFAULT 2147483648, g float8 DEFAULT '1e-3');
+INSERT INTO ct_defaults DEFAULT VALUES;
+INSERT INTO ct_defaults (a) VALUES (DEFAULT);
+SELECT * FROM ct_defaults;
+DROP TABLE ct_defaults;
 -- REFERENCES, column and table form
 CREATE TABLE ct_parent (id integer PRIMARY KEY, label text);
 CREATE TABLE ct_child (

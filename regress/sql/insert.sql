@@ -105,6 +105,28 @@ INSERT INTO ins_t (name, qty) VALUES ('a');
 INSERT INTO ins_t (name) VALUES ('a', 1);
 INSERT INTO ins_t (name) VALUES ('a'), ('b', 2);
 INSERT INTO ins_copy SELECT 1, 'a', 2, 3;
+-- values of every column type come back as they were sent
+CREATE TABLE ins_types (k int, i2 int2, i8 int8, f4 float4, f8 float8, b bool, d date,
+    ts timestamp, tz timestamptz, iv interval, by bytea, u uuid, j json, jb jsonb,
+    n numeric, n2 numeric(10,3), c char(3), vc varchar);
+INSERT INTO ins_types VALUES (1, -32768, 9223372036854775807, 1.5, 0.1, true, '2024-02-29',
+    '2024-01-02 03:04:05.123456', '2024-01-02 03:04:05+02', '1 day 2 hours', '\xdeadbeef',
+    'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '{"b": 1, "a": [1, 2]}', '{"b": 1, "a": [1, 2]}',
+    123456789012345678901234567890.123456789, 1.5, 'ab', 'x');
+INSERT INTO ins_types (k, i8, f4, f8, n, ts, d) VALUES
+    (2, -9223372036854775808, 'NaN', 'NaN', 'NaN', 'infinity', '-infinity'),
+    (3, 0, '-Infinity', 'Infinity', 'Infinity', '-infinity', 'infinity'),
+    (4, 1, '-0', '-0', '-0', '2000-01-01', '4713-01-01 BC'),
+    (5, 2, 3.4e38, 1e308, 1e-20, '294276-12-31 23:59:59.999999', '5874897-12-31');
+SELECT * FROM ins_types ORDER BY k;
+SELECT k FROM ins_types WHERE f8 = 'NaN' OR f4 = 'NaN';
+SELECT count(f4), count(f8), count(n) FROM ins_types;
+SELECT k, f8 FROM ins_types ORDER BY f8, k;
+CREATE TABLE ins_arrays (a int[], t text[]);
+INSERT INTO ins_arrays VALUES ('{1,2,NULL}', '{"a b",c}'), (ARRAY[3], ARRAY['x']);
+SELECT * FROM ins_arrays ORDER BY a;
+DROP TABLE ins_types;
+DROP TABLE ins_arrays;
 -- nothing of a failed statement stays
 SELECT count(*) FROM ins_t;
 SELECT max(id) FROM ins_t;
