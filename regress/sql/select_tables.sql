@@ -106,6 +106,22 @@ SELECT id, coalesce(name, 'anon'), coalesce(bonus, 0), nullif(dept, 10) FROM sel
 SELECT id, salary::text || '$', bonus::int, score::numeric(4,1), salary::float8 / 3 FROM sel_emp ORDER BY id;
 SELECT id, CAST(salary AS bigint) * 1000000, dept::text, (salary / 7)::numeric(10,3) FROM sel_emp WHERE id < 3 ORDER BY id;
 SELECT upper(name), length(name), salary * 1.1, salary / 3, salary % 7, -salary FROM sel_emp WHERE id <= 2 ORDER BY id;
+-- comparisons and grouping across numeric types, text order, char(n) padding
+CREATE TABLE sel_mix (k integer, t text, n numeric, f float8, b bigint, c char(4));
+INSERT INTO sel_mix VALUES (1, 'apple', 1.10, 1.1, 1, 'ab'), (2, 'Banana', 1.1, 1.10, 2, 'ab  '),
+    (3, 'cherry', 1.100, 2, 3, 'b'), (4, '_x%', 2, 2.0, 2147483648, NULL), (5, 'apple ', 10, 1e10, -1, 'a');
+SELECT k, t FROM sel_mix ORDER BY t;
+SELECT n, count(*) FROM sel_mix GROUP BY n ORDER BY n;
+SELECT DISTINCT f FROM sel_mix ORDER BY f;
+SELECT k FROM sel_mix WHERE n = f ORDER BY k;
+SELECT a.k, b.k FROM sel_mix a JOIN sel_mix b ON a.n = b.f ORDER BY 1, 2;
+SELECT k FROM sel_mix WHERE b > 2147483647;
+SELECT k FROM sel_mix WHERE t LIKE '\_%' OR t ILIKE 'BAN%' ORDER BY k;
+SELECT k FROM sel_mix WHERE c = 'ab' ORDER BY k;
+SELECT k, c, length(c), c || '|' FROM sel_mix ORDER BY k;
+SELECT sum(b), avg(b), sum(n), avg(n), sum(f), avg(f) FROM sel_mix;
+SELECT k FROM sel_mix WHERE k NOT IN (1, NULL);
+DROP TABLE sel_mix;
 -- errors
 SELECT nosuch FROM sel_emp;
 SELECT e.nosuch FROM sel_emp e;
