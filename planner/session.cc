@@ -133,7 +133,8 @@ void SessionImpl::BeginImplicit() {
 }
 
 docstore::Status SessionImpl::EnsureStorageTransaction() {
-  if ((in_block_ || implicit_) && !storage_->in_transaction()) {
+  if ((in_block_ || implicit_ || single_statement_) &&
+      !storage_->in_transaction()) {
     docstore::Status s = ApplyDurability();
     return s.ok() ? storage_->Begin() : s;
   }
@@ -254,9 +255,13 @@ void SessionImpl::SimpleQuery(
                    "current transaction is aborted, commands ignored until "
                    "end of transaction block"));
     } else {
-      if (multi && !in_block_ && !implicit_ &&
-          plan->node->node_case != PG_QUERY__NODE__NODE_TRANSACTION_STMT)
+      bool transaction_stmt =
+          plan->node->node_case == PG_QUERY__NODE__NODE_TRANSACTION_STMT;
+      if (multi && !in_block_ && !implicit_ && !transaction_stmt)
         BeginImplicit();
+      // A statement of its own outside a block still runs in a storage
+      // transaction of its own, so that it is atomic.
+      single_statement_ = !in_block_ && !implicit_ && !transaction_stmt;
       PgError error;
       if (!Analyze(plan, &error)) {
         r = Fail(error);
@@ -265,6 +270,17 @@ void SessionImpl::SimpleQuery(
         portal.plan = plan;
         portal.formats.assign(plan->columns.size(), Format::kText);
         r = Run(&portal, 0, sink, /*simple=*/true);
+      }
+      if (single_statement_) {
+        single_statement_ = false;
+        if (storage_->in_transaction() && !in_block_ && !implicit_) {
+          if (r.ok) {
+            docstore::Status c = storage_->Commit();
+            if (!c.ok()) r = Fail(TableError(c));
+          } else {
+            storage_->Rollback();
+          }
+        }
       }
     }
     on_statement_done(r);
@@ -541,15 +557,7 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
       return true;
     }
     case PG_QUERY__NODE__NODE_COPY_STMT: {
-      const PgQuery__CopyStmt* copy = node->copy_stmt;
-      if (copy->relation) {
-        const PgQuery__RangeVar* rv = copy->relation;
-        std::string name = rv->schemaname && *rv->schemaname
-                               ? std::string(rv->schemaname) + "." + rv->relname
-                               : rv->relname;
-        *error = Err("42P01", "relation \"" + name + "\" does not exist");
-        return false;
-      }
+      // COPY checks its relation and options when it runs (copy.cc).
       return true;
     }
     case PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT: {

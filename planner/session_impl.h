@@ -152,6 +152,8 @@ class SessionImpl : public Session, public SessionHooks {
   // ALTER TABLE and friends (ddl_alter*.cc) work on the session's storage
   // and catalog through a helper class.
   friend class AlterRunner;
+  // COPY (copy.cc, copy_in.cc).
+  friend class CopyRunner;
   // Analysis (Parse) and execution of one statement.
   bool Analyze(std::shared_ptr<Plan> plan, PgError* error);
   bool AnalyzeSelect(Plan* plan, PgError* error);
@@ -199,6 +201,13 @@ class SessionImpl : public Session, public SessionHooks {
                          std::shared_ptr<struct DmlPlan>* out, PgError* error);
   bool InsertCopyRow(const struct DmlPlan& dml, std::vector<Value>* row,
                      std::vector<bool>* provided, PgError* error);
+  // COPY FROM in batches: the document of a row (defaults and constraints
+  // applied), and the error of a failed docstore::Session::InsertMany.
+  bool BuildCopyDocument(const struct DmlPlan& dml, std::vector<Value>* row,
+                         std::vector<bool>* provided, bson_t* doc,
+                         PgError* error);
+  PgError CopyInsertError(const struct DmlPlan& dml, const docstore::Status& s,
+                          const std::vector<Value>& row);
   ExecuteResult RunCreateTable(const PgQuery__CreateStmt* stmt,
                                ResultSink* sink);
   ExecuteResult RunDrop(const PgQuery__DropStmt* stmt, ResultSink* sink);
@@ -262,6 +271,9 @@ class SessionImpl : public Session, public SessionHooks {
   bool in_block_ = false;  // explicit BEGIN
   bool implicit_ = false;  // implicit transaction (multi-statement / extended)
   bool failed_ = false;    // 'E'
+  // A simple-query statement outside any block: its storage work commits
+  // (or rolls back) when it ends.
+  bool single_statement_ = false;
   std::vector<std::string> savepoints_;
   int64_t txn_start_ = 0;
   int64_t statement_start_ = 0;

@@ -24,7 +24,8 @@ PgError SessionImpl::TableError(const docstore::Status& s) {
 }
 
 docstore::Status SessionImpl::EnsureWriteTransaction() {
-  if (storage_->in_transaction() || !(in_block_ || implicit_))
+  if (storage_->in_transaction() ||
+      !(in_block_ || implicit_ || single_statement_))
     return docstore::Status::OK();
   docstore::Status s = ApplyDurability();
   return s.ok() ? storage_->BeginWrite() : s;
