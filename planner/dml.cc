@@ -380,10 +380,10 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
   auto check_identity = [&](int col, int location) {
     const catalog::Column& c = table.columns[col];
     if (c.identity == 'a' && !dml->overriding_system && !dml->overriding_user) {
-      PgError err = Err(
-          "428C9",
-          "cannot insert a non-DEFAULT value into column \"" + c.name + "\"",
-          location);
+      PgError err =
+          Err("428C9", "cannot insert a non-DEFAULT value into column \"" +
+                           c.name + "\"");
+      (void)location;  // PostgreSQL reports this error without a position
       err.detail = "Column \"" + c.name +
                    "\" is an identity column defined as GENERATED ALWAYS.";
       err.hint = "Use OVERRIDING SYSTEM VALUE to override.";
@@ -626,9 +626,8 @@ bool SessionImpl::AnalyzeUpdate(Plan* plan, PgError* error) {
       continue;
     }
     if (col.identity == 'a') {
-      PgError err = Err(
-          "428C9", "column \"" + col.name + "\" can only be updated to DEFAULT",
-          t->location);
+      PgError err = Err("428C9", "column \"" + col.name +
+                                     "\" can only be updated to DEFAULT");
       err.detail = "Column \"" + col.name +
                    "\" is an identity column defined as GENERATED ALWAYS.";
       *error = err;
