@@ -513,9 +513,37 @@ bool SessionImpl::Sleep(double seconds, PgError* error) {
 
 // ---- analysis -----------------------------------------------------------
 
+// Statements that write take the storage write lock when their
+// transaction begins: a read snapshot taken first could be outdated by
+// another session's commit before the write, and could then never write.
+static bool WritesStorage(const PgQuery__Node* node) {
+  switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_INSERT_STMT:
+    case PG_QUERY__NODE__NODE_UPDATE_STMT:
+    case PG_QUERY__NODE__NODE_DELETE_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_STMT:
+    case PG_QUERY__NODE__NODE_DROP_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
+    case PG_QUERY__NODE__NODE_INDEX_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
+    case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+    case PG_QUERY__NODE__NODE_VIEW_STMT:
+    case PG_QUERY__NODE__NODE_COMMENT_STMT:
+    case PG_QUERY__NODE__NODE_RENAME_STMT:
+      return true;
+    case PG_QUERY__NODE__NODE_COPY_STMT:
+      return node->copy_stmt->is_from;
+    default:
+      return false;
+  }
+}
+
 bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
   if (!plan->node) return true;  // empty query
   const PgQuery__Node* node = plan->node;
+  statement_writes_ = WritesStorage(node);
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT:
       if (IsTableStatement(node)) return AnalyzeTableSelect(plan.get(), error);
@@ -907,6 +935,7 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
     r.empty_query = true;
     return r;
   }
+  statement_writes_ = WritesStorage(plan.node);
   struct Running {
     std::atomic<bool>& flag;
     explicit Running(std::atomic<bool>& f) : flag(f) { flag = true; }

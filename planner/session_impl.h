@@ -274,6 +274,8 @@ class SessionImpl : public Session, public SessionHooks {
   // A simple-query statement outside any block: its storage work commits
   // (or rolls back) when it ends.
   bool single_statement_ = false;
+  // The statement being analysed or run writes storage (WritesStorage).
+  bool statement_writes_ = false;
   std::vector<std::string> savepoints_;
   int64_t txn_start_ = 0;
   int64_t statement_start_ = 0;

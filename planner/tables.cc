@@ -51,7 +51,8 @@ sqlite3_stmt* SessionImpl::CachedStatement(const std::string& sql,
 }
 
 bool SessionImpl::LoadCatalog(PgError* error) {
-  docstore::Status s = EnsureStorageTransaction();
+  docstore::Status s =
+      statement_writes_ ? EnsureWriteTransaction() : EnsureStorageTransaction();
   int64_t version = 0;
   if (s.ok()) s = storage_->CatalogVersion(&version);
   if (!s.ok()) {
