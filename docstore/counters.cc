@@ -355,13 +355,20 @@ Status SessionImpl::ValidateCounterDocument(const bson_t* doc,
 }
 
 Status SessionImpl::ReapplyHandedOut() {
-  if (handed_out_.empty()) return Status::OK();
+  if (handed_out_.empty() && set_values_.empty()) return Status::OK();
   bool own_txn = !explicit_txn_;
   if (own_txn) {
     Status s = Exec("BEGIN IMMEDIATE");
     if (!s.ok()) return s;
   }
   Status s = RefreshCatalog();
+  for (const auto& [id, value] : set_values_) {
+    if (!s.ok()) break;
+    CounterRow row;
+    s = LoadCounter(this, id, &row);
+    if (s.ok() && row.exists && row.last != value)
+      s = StoreLast(this, id, row, value);
+  }
   for (const auto& [id, entry] : handed_out_) {
     if (!s.ok()) break;
     const auto& [ns, value] = entry;
@@ -390,6 +397,7 @@ Status SessionImpl::ReapplyHandedOut() {
       Exec("ROLLBACK");
     } else {
       handed_out_.clear();
+      set_values_.clear();
     }
   }
   return s;

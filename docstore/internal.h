@@ -223,6 +223,10 @@ class SessionImpl {
   Status DeleteLocked(const CollectionMeta& meta, const bson_t* query,
                       int64_t limit, int64_t* deleted);
 
+  // Bulk load (bulk.cc).
+  Status InsertManyLocked(const CollectionMeta& meta, const bson_t* const* docs,
+                          size_t count, size_t* inserted);
+
   Store* store() { return store_; }
   sqlite3* db() { return db_; }
   bool is_counters(const CollectionMeta& meta) const;
@@ -241,6 +245,17 @@ class SessionImpl {
   // Counter values handed out by the current transaction (counter id ->
   // furthest value). Re-applied after a rollback so they are never reused.
   std::map<std::string, std::pair<std::string, int64_t>> handed_out_;
+  // Values set by setval in the current transaction (counter id -> last),
+  // re-applied after a rollback as they were: setval is not transactional.
+  std::map<std::string, int64_t> set_values_;
+
+ public:
+  void RecordSetValue(const std::string& id, int64_t last) {
+    handed_out_.erase(id);
+    set_values_[id] = last;
+  }
+
+ private:
   std::unordered_map<std::string, CounterRow> counter_cache_;
 };
 
@@ -279,6 +294,7 @@ Status SessionImpl::InWrite(Fn&& fn, bool atomic) {
     s = ExecCached("COMMIT");
     if (s.ok()) {
       handed_out_.clear();
+      set_values_.clear();
       ForgetCounters();
       return s;
     }

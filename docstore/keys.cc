@@ -405,9 +405,15 @@ static void KovaGetFunction(sqlite3_context* ctx, int argc,
     case BSON_TYPE_INT64:
       sqlite3_result_int64(ctx, bson_iter_int64(&it));
       break;
-    case BSON_TYPE_DOUBLE:
-      sqlite3_result_double(ctx, bson_iter_double(&it));
+    case BSON_TYPE_DOUBLE: {
+      // NaN as the text 'NaN' (a NaN REAL would read as NULL in SQLite).
+      double d = bson_iter_double(&it);
+      if (d != d)
+        sqlite3_result_text(ctx, "NaN", 3, SQLITE_STATIC);
+      else
+        sqlite3_result_double(ctx, d);
       break;
+    }
     case BSON_TYPE_BOOL:
       sqlite3_result_int(ctx, bson_iter_bool(&it) ? 1 : 0);
       break;

@@ -171,7 +171,9 @@ Status Session::SetCounterLast(std::string_view id, int64_t last) {
       return Status::Error(Code::kNamespaceNotFound,
                            "counter \"" + key + "\" does not exist");
     }
-    return impl_->StoreCounterLast(key, row, last);
+    s = impl_->StoreCounterLast(key, row, last);
+    if (s.ok()) impl_->RecordSetValue(key, last);
+    return s;
   });
 }
 

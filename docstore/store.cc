@@ -257,6 +257,7 @@ Status SessionImpl::Commit() {
   }
   explicit_txn_ = false;
   handed_out_.clear();
+  set_values_.clear();
   return s;
 }
 

@@ -404,6 +404,28 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
     catalog::Column& col = table.columns[c.column];
     col.counter = catalog::Catalog::ColumnCounterId(database_, table.collection,
                                                     col.name);
+    // The unique index the counter needs (seed rule 1), named as
+    // PostgreSQL names a UNIQUE constraint on the column, unless a key
+    // index already covers exactly this column.
+    bool covered = false;
+    for (const auto& x : table.indexes)
+      covered |= x.columns.size() == 1 && x.columns[0] == col.name;
+    if (!covered) {
+      catalog::Index x;
+      x.name = ChooseName(*catalog_, schema, name, col.name, "key", taken);
+      taken.push_back(x.name);
+      x.unique = true;
+      x.columns = {col.name};
+      s = catalog::Catalog::AllocateOid(storage_.get(), database_, &x.oid);
+      docstore::IndexSpec spec;
+      spec.name = x.name;
+      spec.keys.emplace_back(col.name, 1);
+      spec.unique = true;
+      spec.nulls_distinct = true;
+      if (s.ok()) s = storage_->CreateIndex(database_, table.collection, spec);
+      table.indexes.push_back(x);
+      if (!s.ok()) break;
+    }
     if (!c.linked.empty()) {
       const catalog::Sequence* seq;
       if (!ResolveSequence(c.linked, &seq, &error)) return Fail(error);
@@ -609,6 +631,21 @@ ExecuteResult SessionImpl::RunDrop(const PgQuery__DropStmt* stmt,
         if (!s.ok()) return Fail(TableError(s));
       }
       std::string collection = table->collection;
+      // A sequence the table only uses (DEFAULT nextval, not OWNED BY it)
+      // survives: its counter row goes back to the sequence's own id.
+      for (const auto& col : table->columns) {
+        if (col.sequence.empty() || !s.ok()) continue;
+        size_t dot = col.sequence.find('.');
+        const catalog::Sequence* q = catalog_->FindSequence(
+            col.sequence.substr(0, dot), col.sequence.substr(dot + 1));
+        if (!q || q->owned_table == schema + "." + name) continue;
+        catalog::Sequence linked = *q;
+        linked.counter =
+            catalog::Catalog::SequenceCounterId(database_, q->schema, q->name);
+        s = storage_->RenameCounter(q->counter, linked.counter, "", "");
+        if (s.ok())
+          s = catalog::Catalog::PutSequence(storage_.get(), database_, linked);
+      }
       std::vector<std::pair<std::string, std::string>> owned;
       for (const auto& [k, q] : catalog_->sequences())
         if (q.owned_table == schema + "." + name)
@@ -626,14 +663,20 @@ ExecuteResult SessionImpl::RunDrop(const PgQuery__DropStmt* stmt,
                                        qs, qn);
       }
     } else if (kind == "sequence") {
-      // A column whose default uses the sequence depends on it.
+      // Columns whose default (or identity) uses the sequence depend on it.
+      std::string qualified = schema + "." + name;
       for (const auto& [k, t] : catalog_->tables()) {
         for (const auto& c : t.columns) {
-          if (c.sequence != schema + "." + name) continue;
-          if (seq->owned_table == t.schema + "." + t.name &&
-              seq->owned_column == c.name && !c.identity)
-            continue;
-          if (!cascade || c.identity) {
+          if (c.sequence != qualified) continue;
+          if (c.identity) {
+            PgError e = Err(
+                "2BP01", "cannot drop sequence " + name + " because column " +
+                             c.name + " of table " + t.name + " requires it");
+            e.hint = "You can drop column " + c.name + " of table " + t.name +
+                     " instead.";
+            return Fail(e);
+          }
+          if (!cascade) {
             PgError e = Err("2BP01", "cannot drop sequence " + name +
                                          " because other objects depend on it");
             e.detail = "default value for column " + c.name + " of table " +
@@ -643,34 +686,28 @@ ExecuteResult SessionImpl::RunDrop(const PgQuery__DropStmt* stmt,
           }
         }
       }
-      if (!seq->owned_table.empty()) {
-        // An owned sequence: the column stops being autoincrement.
-        size_t dot = seq->owned_table.find('.');
-        const catalog::Table* t = catalog_->FindTable(
-            seq->owned_table.substr(0, dot), seq->owned_table.substr(dot + 1));
-        if (t) {
-          const catalog::Column* c = t->FindColumn(seq->owned_column);
-          if (c && c->identity) {
-            PgError e = Err(
-                "2BP01", "cannot drop sequence " + name + " because column " +
-                             c->name + " of table " + t->name + " requires it");
-            e.hint = "You can drop column " + c->name + " of table " + t->name +
-                     " instead.";
-            return Fail(e);
-          }
-          catalog::Table copy = *t;
-          for (auto& col : copy.columns) {
-            if (col.sequence == schema + "." + name) {
-              s = storage_->RemoveAutoincrement(database_, copy.collection,
-                                                col.name);
-              col.counter.clear();
-              col.sequence.clear();
-              col.default_expr.clear();
-            }
-          }
-          if (s.ok())
-            s = catalog::Catalog::PutTable(storage_.get(), database_, copy);
+      for (const auto& [k, t] : catalog_->tables()) {
+        bool uses = false;
+        for (const auto& c : t.columns) uses |= c.sequence == qualified;
+        if (!uses) continue;
+        // CASCADE: the default goes, and the column stops being
+        // autoincrement.
+        catalog::Table copy = t;
+        for (auto& col : copy.columns) {
+          if (col.sequence != qualified) continue;
+          Notice(sink, "NOTICE", "00000",
+                 "drop cascades to default value for column " + col.name +
+                     " of table " + t.name);
+          s = storage_->RemoveAutoincrement(database_, copy.collection,
+                                            col.name);
+          col.counter.clear();
+          col.sequence.clear();
+          col.default_expr.clear();
+          if (!s.ok()) break;
         }
+        if (s.ok())
+          s = catalog::Catalog::PutTable(storage_.get(), database_, copy);
+        if (!s.ok()) break;
       }
       if (s.ok()) s = storage_->DeleteCounter(seq->counter);
       if (s.ok())

@@ -245,7 +245,7 @@ bool AnalyzeRowParts(SessionHooks* hooks, Plan* plan, DmlPlan* dml,
   for (size_t i = 0; i < n_returning; i++) {
     const PgQuery__ResTarget* t = returning[i]->res_target;
     const PgQuery__Node* val = t->val;
-    RowScope scope(table, table.name, false);
+    RowScope scope(table, dml->alias.empty() ? table.name : dml->alias, false);
     Analyzer analyzer(hooks, plan->simple ? nullptr : &plan->param_types);
     analyzer.set_scope(&scope);
     if (val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
@@ -335,6 +335,8 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
   dml->counters = table.schema == "admin" && table.name == "counters";
   dml->db = dml->counters ? docstore::kAdminDb : database_;
   dml->collection = table.collection;
+  if (ins->relation->alias && ins->relation->alias->aliasname)
+    dml->alias = ins->relation->alias->aliasname;
   dml->overriding_system =
       ins->override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_SYSTEM_VALUE;
   dml->overriding_user =
@@ -495,6 +497,13 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
                          "supported yet");
             return false;
           }
+          if (table.ColumnIndex(ie->name) < 0) {
+            *error =
+                Err("42703",
+                    "column \"" + std::string(ie->name) + "\" does not exist",
+                    oc->infer->location);
+            return false;
+          }
           cols.push_back(ie->name);
         }
         for (const auto& x : table.indexes) {
@@ -531,7 +540,7 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
                      t->location);
         return false;
       }
-      RowScope scope(table, table.name, true);
+      RowScope scope(table, dml->alias.empty() ? table.name : dml->alias, true);
       scope.context_ = "UPDATE";
       Analyzer a(this, plan->simple ? nullptr : &plan->param_types);
       a.set_scope(&scope);
@@ -542,7 +551,7 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
                                      std::shared_ptr<Expr>(std::move(e)));
     }
     if (oc->where_clause) {
-      RowScope scope(table, table.name, true);
+      RowScope scope(table, dml->alias.empty() ? table.name : dml->alias, true);
       scope.context_ = "WHERE";
       Analyzer a(this, plan->simple ? nullptr : &plan->param_types);
       a.set_scope(&scope);
@@ -592,6 +601,7 @@ bool SessionImpl::AnalyzeUpdate(Plan* plan, PgError* error) {
   std::string alias = up->relation->alias && up->relation->alias->aliasname
                           ? up->relation->alias->aliasname
                           : table.name;
+  dml->alias = alias;
   if (!compiler.AddTable(table, alias, "t_target", error)) return false;
   std::string from = tbl + " AS t_target";
   for (size_t i = 0; i < up->n_from_clause; i++) {
@@ -697,6 +707,7 @@ bool SessionImpl::AnalyzeDelete(Plan* plan, PgError* error) {
   std::string alias = del->relation->alias && del->relation->alias->aliasname
                           ? del->relation->alias->aliasname
                           : table.name;
+  dml->alias = alias;
   if (!compiler.AddTable(table, alias, "t_target", error)) return false;
   std::string from = tbl + " AS t_target";
   for (size_t i = 0; i < del->n_using_clause; i++) {

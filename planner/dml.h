@@ -24,7 +24,8 @@ struct DmlPlan {
   const catalog::Table* table = nullptr;
   bool counters = false;  // admin.counters
   std::string db, collection;
-  int row_base = 0;  // first row parameter (after the statement's own)
+  std::string alias;  // the target's alias (INSERT INTO t AS a, UPDATE t u)
+  int row_base = 0;   // first row parameter (after the statement's own)
 
   // INSERT: the target column of each source position; VALUES rows (a null
   // expression is DEFAULT) or a SELECT.

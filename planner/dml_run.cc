@@ -3,6 +3,7 @@
 // indexes), with PostgreSQL's constraint errors.
 #include <cstring>
 #include <functional>
+#include <set>
 
 #include "planner/dml.h"
 #include "planner/expr_internal.h"
@@ -40,6 +41,8 @@ bool DecodeRow(const catalog::Table& table, const uint8_t* data, size_t len,
     if (!FromSValue(table.columns[index].type, SValueFromBson(&it), context,
                     &(*out)[index], error))
       return false;
+    if (table.columns[index].type == oid::kBpchar)
+      PadBpchar(table.columns[index].typmod, &(*out)[index]);
   }
   return true;
 }
@@ -507,6 +510,15 @@ class DmlRunner {
     if (!DecodeRow(table, reinterpret_cast<const uint8_t*>(stored.data()),
                    stored.size(), context, &existing, error))
       return false;
+    if (!affected_keys.insert(conflict_key(existing)).second) {
+      *error = Err("21000",
+                   "ON CONFLICT DO UPDATE command cannot affect row a second "
+                   "time");
+      error->hint =
+          "Ensure that no rows proposed for insertion within the same "
+          "command have duplicate constrained values.";
+      return false;
+    }
     std::vector<Value> rp =
         RowParams(params_, dml.row_base, existing, &proposed);
     if (dml.conflict_where) {
@@ -543,6 +555,27 @@ class DmlRunner {
     count++;
     return emit_returning(row);
   }
+  // Defaults, constraints and the document of a row to insert (the first
+  // half of insert_row; COPY FROM inserts the documents in batches).
+  bool build_insert(std::vector<Value>& row, std::vector<bool>& provided,
+                    bson_t* doc) {
+    std::vector<bool> assigned(ncols, false);
+    for (size_t i = 0; i < ncols; i++) {
+      if (provided[i]) continue;
+      const auto& col = table.columns[i];
+      if (!col.counter.empty()) {
+        assigned[i] = true;
+      } else if (dml.defaults[i]) {
+        if (!Evaluate(*dml.defaults[i], params_, s_, &row[i], error))
+          return false;
+        if (!AssignValue(dml.defaults[i]->type, col, context, &row[i], error))
+          return false;
+      }
+    }
+    if (!check_row(row, assigned)) return false;
+    if (!check_references(row, nullptr)) return false;
+    return build_doc(row, assigned, nullptr, doc);
+  }
   bool insert_row(std::vector<Value>& row, std::vector<bool>& provided) {
     std::vector<bool> assigned(ncols, false);
     for (size_t i = 0; i < ncols; i++) {
@@ -565,7 +598,10 @@ class DmlRunner {
     docstore::Document stored;
     docstore::Status s;
     if (ok) {
-      bool want_stored = !dml.returning.empty() || dml.on_conflict == 2;
+      bool any_assigned = false;
+      for (size_t i = 0; i < ncols; i++) any_assigned |= assigned[i];
+      bool want_stored =
+          !dml.returning.empty() || dml.on_conflict == 2 || any_assigned;
       s = s_->storage_->Insert(dml.db, dml.collection, &doc,
                                want_stored ? &stored : nullptr);
     }
@@ -582,13 +618,48 @@ class DmlRunner {
       return false;
     }
     count++;
-    if (!dml.returning.empty()) {
-      std::vector<Value> full;
+    // The values the store assigned are this session's currval/lastval,
+    // as nextval in a column default makes them in PostgreSQL.
+    std::vector<Value> full;
+    bool have_full = false;
+    for (size_t i = 0; i < ncols; i++) {
+      if (!assigned[i]) continue;
+      bson_iter_t it;
+      if (bson_iter_init_find(&it, stored.bson(),
+                              table.columns[i].name.c_str())) {
+        SValue v = SValueFromBson(&it);
+        if (v.kind == SKind::kInt) {
+          s_->currvals_[table.columns[i].counter] = v.i;
+          s_->lastval_ = v.i;
+        }
+      }
+    }
+    if (dml.on_conflict == 2) {
       if (!stored_values(stored, &full)) return false;
+      have_full = true;
+      affected_keys.insert(conflict_key(full));
+    }
+    if (!dml.returning.empty()) {
+      if (!have_full && !stored_values(stored, &full)) return false;
       if (!emit_returning(full)) return false;
     }
     return true;
   }
+
+  // ON CONFLICT DO UPDATE may not touch one row twice in a statement.
+  std::string conflict_key(const std::vector<Value>& row) {
+    std::string key;
+    for (const auto& x : table.indexes) {
+      if (x.name != dml.conflict_index) continue;
+      for (const auto& c : x.columns) {
+        const Value& v = row[table.ColumnIndex(c)];
+        key += v ? "v" + *v : "n";
+        key.push_back('\0');
+      }
+    }
+    return key;
+  }
+  std::set<std::string> affected_keys;
 
   SessionImpl* s_;
   PortalImpl* portal_;
@@ -782,6 +853,24 @@ bool SessionImpl::InsertCopyRow(const DmlPlan& dml, std::vector<Value>* row,
   static const std::vector<Value> kNoParams;
   DmlRunner runner(this, nullptr, dml, kNoParams, error);
   return runner.insert_row(*row, *provided);
+}
+
+bool SessionImpl::BuildCopyDocument(const DmlPlan& dml, std::vector<Value>* row,
+                                    std::vector<bool>* provided, bson_t* doc,
+                                    PgError* error) {
+  static const std::vector<Value> kNoParams;
+  DmlRunner runner(this, nullptr, dml, kNoParams, error);
+  return runner.build_insert(*row, *provided, doc);
+}
+
+PgError SessionImpl::CopyInsertError(const DmlPlan& dml,
+                                     const docstore::Status& s,
+                                     const std::vector<Value>& row) {
+  static const std::vector<Value> kNoParams;
+  PgError error;
+  DmlRunner runner(this, nullptr, dml, kNoParams, &error);
+  return s.code() == docstore::Code::kDuplicateKey ? runner.unique_error(s, row)
+                                                   : runner.counter_error(s);
 }
 
 }  // namespace kova::planner

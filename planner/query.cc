@@ -25,10 +25,9 @@ std::string FieldName(const PgQuery__Node* n) {
 bool NativeComparable(uint32_t a, uint32_t b) {
   if (IsInteger(a) && IsInteger(b)) return true;
   if ((IsInteger(a) || IsFloat(a)) && (IsInteger(b) || IsFloat(b))) return true;
-  if (IsText(a) && IsText(b)) {
-    // char(n) compares without trailing blanks.
-    return a != oid::kBpchar && b != oid::kBpchar;
-  }
+  // char(n) is stored without its trailing blanks, so it compares as
+  // PostgreSQL's bpchar does.
+  if (IsText(a) && IsText(b)) return true;
   if (a != b) return false;
   switch (a) {
     case oid::kBool:
@@ -169,6 +168,8 @@ bool QueryCompiler::AddFromItem(const PgQuery__Node* node, std::string* sql,
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_RANGE_VAR: {
       const PgQuery__RangeVar* rv = node->range_var;
+      if (AddSequenceRelation(rv, sql, error)) return true;
+      if (!error->sqlstate.empty()) return false;
       const catalog::Table* table;
       const catalog::View* view;
       if (!LookupRelation(context_, rv, &table, &view, error)) return false;
@@ -200,7 +201,11 @@ bool QueryCompiler::AddFromItem(const PgQuery__Node* node, std::string* sql,
         entry.table_oid = view->oid;
         for (size_t i = 0; i < inner.columns.size(); i++) {
           const auto& c = inner.columns[i];
-          entry.columns.push_back({c.name, c.type_oid, c.type_modifier,
+          // The view's own column names (CREATE VIEW v (a, b), RENAME
+          // COLUMN) win over the query's.
+          std::string name =
+              i < view->columns.size() ? view->columns[i].name : c.name;
+          entry.columns.push_back({name, c.type_oid, c.type_modifier,
                                    sql_alias + ".c" + std::to_string(i),
                                    static_cast<int16_t>(i + 1)});
         }
@@ -319,6 +324,53 @@ bool QueryCompiler::AddFromItem(const PgQuery__Node* node, std::string* sql,
       *error = Err("0A000", "this FROM item is not supported yet");
       return false;
   }
+}
+
+// SELECT ... FROM a sequence: one row (last_value, log_cnt, is_called)
+// read from its counter row. last_value is the last value handed out, or
+// the start when none was (is_called false).
+bool QueryCompiler::AddSequenceRelation(const PgQuery__RangeVar* rv,
+                                        std::string* sql, PgError* error) {
+  error->sqlstate.clear();
+  std::vector<std::string> schemas;
+  if (rv->schemaname && *rv->schemaname)
+    schemas.push_back(rv->schemaname);
+  else
+    schemas = context_->search_path;
+  const catalog::Sequence* seq = nullptr;
+  for (const auto& sc : schemas) {
+    if (context_->catalog->FindTable(sc, rv->relname) ||
+        context_->catalog->FindView(sc, rv->relname))
+      return false;
+    if ((seq = context_->catalog->FindSequence(sc, rv->relname))) break;
+  }
+  if (!seq) return false;
+  std::string counters;
+  if (!context_->collection_table("admin.counters", &counters, error))
+    return false;
+  std::string alias =
+      rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
+  std::string sql_alias = NewAlias();
+  std::string inner =
+      "SELECT kova_get(doc, 'last') AS l, coalesce(kova_get(doc, 'start'), "
+      "CASE WHEN coalesce(kova_get(doc, 'increment'), 1) > 0 THEN "
+      "coalesce(kova_get(doc, 'min'), 1) ELSE coalesce(kova_get(doc, 'max'), "
+      "-1) END) AS st, coalesce(kova_get(doc, 'increment'), 1) AS inc FROM " +
+      counters + " WHERE kid = " + SqlQuoteLiteral(seq->counter);
+  std::string called =
+      "(l IS NOT NULL AND ((inc > 0 AND l >= st) OR (inc < 0 AND l <= st)))";
+  *sql = "(SELECT CASE WHEN " + called +
+         " THEN l ELSE st END AS c0, 0 AS c1, " + called + " AS c2 FROM (" +
+         inner + ")) AS " + sql_alias;
+  RangeEntry entry;
+  entry.alias = alias;
+  entry.sql_alias = sql_alias;
+  entry.table_oid = seq->oid;
+  entry.columns.push_back({"last_value", oid::kInt8, -1, sql_alias + ".c0", 1});
+  entry.columns.push_back({"log_cnt", oid::kInt8, -1, sql_alias + ".c1", 2});
+  entry.columns.push_back({"is_called", oid::kBool, -1, sql_alias + ".c2", 3});
+  entries_.push_back(std::move(entry));
+  return true;
 }
 
 bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
@@ -479,6 +531,9 @@ bool QueryCompiler::AnalyzeExpr(const PgQuery__Node* node,
 }
 
 std::string QueryCompiler::Bind(uint32_t type, const Value& value) {
+  std::string key = "c" + std::to_string(type) + ":" + *value;
+  auto slot = out_->bind_slots.find(key);
+  if (slot != out_->bind_slots.end()) return "?" + std::to_string(slot->second);
   SqlBind b;
   b.type = type;
   PgError error;
@@ -488,6 +543,7 @@ std::string QueryCompiler::Bind(uint32_t type, const Value& value) {
     emit_failed_ = true;
   }
   out_->binds.push_back(std::move(b));
+  out_->bind_slots[key] = static_cast<int>(out_->binds.size());
   return "?" + std::to_string(out_->binds.size());
 }
 
@@ -537,8 +593,28 @@ std::string QueryCompiler::EmitFallback(const Expr& e) {
     node->args.push_back(std::move(p));
   }
   fb.node = node;
-  out_->fallbacks.push_back(std::move(fb));
-  sql += std::to_string(out_->fallbacks.size() - 1);
+  // The same computation over the same arguments shares one slot.
+  std::string key =
+      std::to_string(static_cast<int>(e.kind)) + "|" + e.name + "|" +
+      std::to_string(e.type) + "|" + std::to_string(e.typmod) + "|" +
+      (e.value ? "v" + *e.value : "n") + "|" + (e.has_else ? "e" : "") + "|" +
+      std::to_string(e.kind == Expr::Kind::kNullIf ||
+                             e.kind == Expr::Kind::kDistinct
+                         ? (e.args.size() > 1 ? 1 : 0)
+                         : 0);
+  for (size_t i = 0; i < e.args.size(); i++)
+    key += "|" + e.args[i]->name + "/" + std::to_string(e.args[i]->type);
+  for (const auto& a : args) key += "|" + a;
+  int id;
+  auto slot = out_->fallback_slots.find(key);
+  if (slot != out_->fallback_slots.end()) {
+    id = slot->second;
+  } else {
+    out_->fallbacks.push_back(std::move(fb));
+    id = static_cast<int>(out_->fallbacks.size() - 1);
+    out_->fallback_slots[key] = id;
+  }
+  sql += std::to_string(id);
   for (const auto& a : args) sql += ", " + a;
   sql += ")";
   const char* coll = CollationOf(e.type);
@@ -586,12 +662,22 @@ std::string QueryCompiler::Emit(const Expr& e) {
       if (!e.value) return "NULL";
       return Bind(e.type == oid::kUnknown ? oid::kText : e.type, e.value);
     case Expr::Kind::kParam: {
-      SqlBind b;
-      b.is_param = true;
-      b.param = e.param;
-      b.type = e.type;
-      out_->binds.push_back(std::move(b));
-      std::string sql = "?" + std::to_string(out_->binds.size());
+      std::string key =
+          "p" + std::to_string(e.param) + ":" + std::to_string(e.type);
+      auto slot = out_->bind_slots.find(key);
+      int index;
+      if (slot != out_->bind_slots.end()) {
+        index = slot->second;
+      } else {
+        SqlBind b;
+        b.is_param = true;
+        b.param = e.param;
+        b.type = e.type;
+        out_->binds.push_back(std::move(b));
+        index = static_cast<int>(out_->binds.size());
+        out_->bind_slots[key] = index;
+      }
+      std::string sql = "?" + std::to_string(index);
       const char* coll = CollationOf(e.type);
       if (*coll) sql = "(" + sql + " COLLATE " + coll + ")";
       return sql;
@@ -766,9 +852,11 @@ bool QueryCompiler::CheckGrouping(const Expr& e,
   if (e.kind == Expr::Kind::kAggregate || e.kind == Expr::Kind::kSubquery ||
       e.kind == Expr::Kind::kConst || e.kind == Expr::Kind::kParam)
     return true;
+  // An expression the statement groups by, as a whole.
+  std::string sql = Emit(e);
+  for (const auto& g : groups)
+    if (g == sql) return true;
   if (e.kind == Expr::Kind::kColumn) {
-    for (const auto& g : groups)
-      if (g == e.name) return true;
     // The column's name as written, for the message.
     std::string name = e.name;
     for (const auto& entry : entries_)

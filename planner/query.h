@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,6 +42,10 @@ struct Compiled {
   std::vector<SqlBind> binds;
   std::vector<Fallback> fallbacks;
   std::vector<ColumnDesc> columns;  // output columns
+  // Equal constants, parameters and fallback calls share one slot, so an
+  // expression emits the same SQL every time (GROUP BY matching needs it).
+  std::map<std::string, int> bind_slots;
+  std::map<std::string, int> fallback_slots;
   // A prepared statement kept while the plan lives (same connection).
   sqlite3_stmt* stmt = nullptr;
   ~Compiled();
@@ -116,6 +121,8 @@ class QueryCompiler : public ExprScope {
   static const catalog::Table& CountersTable();
 
  private:
+  bool AddSequenceRelation(const PgQuery__RangeVar* rv, std::string* sql,
+                           PgError* error);
   bool CompileSimpleSelect(const PgQuery__SelectStmt* stmt, Compiled* out,
                            PgError* error);
   bool CompileValues(const PgQuery__SelectStmt* stmt, Compiled* out,

@@ -522,7 +522,12 @@ bool SessionImpl::CallSessionFunction(const std::string& name,
       *error = TableError(s);
       return false;
     }
-    *out = storage_->RunCommandJson(*args[0], *args[1]);
+    std::string reply = storage_->RunCommandJson(*args[0], *args[1]);
+    std::string canonical;
+    if (!types::InputText(oid::kJsonb, -1, reply, settings_.type_context(),
+                          &canonical, error))
+      return false;
+    *out = canonical;
     // The command may have changed collections or counters.
     catalog_version_ = -1;
     collection_tables_.clear();

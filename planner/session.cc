@@ -133,12 +133,37 @@ void SessionImpl::BeginImplicit() {
 }
 
 docstore::Status SessionImpl::EnsureStorageTransaction() {
+  RefreshReadSnapshot();
   if ((in_block_ || implicit_ || single_statement_) &&
       !storage_->in_transaction()) {
     docstore::Status s = ApplyDurability();
-    return s.ok() ? storage_->Begin() : s;
+    if (s.ok()) s = storage_->Begin();
+    if (s.ok()) {
+      txn_wrote_ = false;
+      snapshot_statement_ = statement_seq_;
+    }
+    return s;
   }
   return docstore::Status::OK();
+}
+
+// READ COMMITTED: each statement of a block sees the commits made before
+// it began, as in PostgreSQL. A block that has only read so far ends its
+// storage snapshot at a statement boundary, so a later write never meets
+// an outdated snapshot (SQLite cannot upgrade one). Once the block has
+// written it holds the write lock, and no other commit can intervene.
+void SessionImpl::RefreshReadSnapshot() {
+  if (!in_block_ || !storage_->in_transaction() || txn_wrote_ ||
+      !savepoints_.empty() || snapshot_statement_ == statement_seq_)
+    return;
+  // Whatever wrote (DML, DDL, COPY, nextval), SQLite knows.
+  if (sqlite3_txn_state(storage_->connection(), nullptr) == SQLITE_TXN_WRITE) {
+    txn_wrote_ = true;
+    return;
+  }
+  std::string isolation = settings_.Get("transaction_isolation");
+  if (isolation != "read committed" && isolation != "read uncommitted") return;
+  if (storage_->Commit().ok()) snapshot_statement_ = -1;
 }
 
 docstore::Status SessionImpl::ApplyDurability() {
@@ -936,6 +961,7 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
     return r;
   }
   statement_writes_ = WritesStorage(plan.node);
+  statement_seq_++;
   struct Running {
     std::atomic<bool>& flag;
     explicit Running(std::atomic<bool>& f) : flag(f) { flag = true; }

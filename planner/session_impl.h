@@ -276,6 +276,11 @@ class SessionImpl : public Session, public SessionHooks {
   bool single_statement_ = false;
   // The statement being analysed or run writes storage (WritesStorage).
   bool statement_writes_ = false;
+  // Per-statement snapshots in READ COMMITTED blocks (RefreshReadSnapshot).
+  int64_t statement_seq_ = 0;
+  int64_t snapshot_statement_ = -1;
+  bool txn_wrote_ = false;
+  void RefreshReadSnapshot();
   std::vector<std::string> savepoints_;
   int64_t txn_start_ = 0;
   int64_t statement_start_ = 0;

@@ -424,6 +424,8 @@ bool SqlRuntime::RowValues(sqlite3_stmt* stmt,
     if (!FromSValue(columns[i].type_oid, ReadColumn(stmt, static_cast<int>(i)),
                     context, &(*out)[i], error))
       return false;
+    if (columns[i].type_oid == oid::kBpchar)
+      PadBpchar(columns[i].type_modifier, &(*out)[i]);
   }
   return true;
 }

@@ -80,9 +80,25 @@ bool ToSValue(uint32_t type, const Value& canonical,
     }
     case oid::kFloat4:
     case oid::kFloat8:
+      // SQLite turns a NaN REAL into NULL; NaN is the text 'NaN', which
+      // SQLite sorts after every number and compares equal to itself, as
+      // PostgreSQL orders NaN.
+      if (text == "NaN") {
+        out->kind = SKind::kText;
+        out->s = "NaN";
+        return true;
+      }
       out->kind = SKind::kReal;
       out->d = expr_detail::ToDouble(text);
       return true;
+    case oid::kBpchar: {
+      // char(n) compares without its trailing blanks: they are not stored
+      // (output pads to the column's length again).
+      size_t end = text.find_last_not_of(' ');
+      out->kind = SKind::kText;
+      out->s = end == std::string::npos ? "" : text.substr(0, end + 1);
+      return true;
+    }
     case oid::kDate: {
       int32_t days;
       if (!types::dt::DateInCanonical(text, context, &days, error))
@@ -343,6 +359,10 @@ void AppendSValue(bson_t* doc, std::string_view key, uint32_t type,
       bson_append_double(doc, key.data(), n, v.d);
       break;
     case SKind::kText:
+      if ((type == oid::kFloat8 || type == oid::kFloat4) && v.s == "NaN") {
+        bson_append_double(doc, key.data(), n, std::nan(""));
+        break;
+      }
       bson_append_utf8(doc, key.data(), n, v.s.data(),
                        static_cast<int>(v.s.size()));
       break;
@@ -372,6 +392,10 @@ SValue SValueFromBson(const bson_iter_t* it) {
     case BSON_TYPE_DOUBLE:
       out.kind = SKind::kReal;
       out.d = bson_iter_double(it);
+      if (std::isnan(out.d)) {
+        out.kind = SKind::kText;
+        out.s = "NaN";
+      }
       break;
     case BSON_TYPE_UTF8: {
       uint32_t n;
@@ -400,6 +424,14 @@ SValue SValueFromBson(const bson_iter_t* it) {
       break;
   }
   return out;
+}
+
+void PadBpchar(int32_t typmod, Value* value) {
+  if (!*value || typmod < 5) return;
+  size_t want = static_cast<size_t>(typmod - 4), chars = 0;
+  for (unsigned char c : **value)
+    if ((c & 0xC0) != 0x80) chars++;
+  if (chars < want) (*value)->append(want - chars, ' ');
 }
 
 std::string SqlQuoteLiteral(std::string_view text) {

@@ -60,6 +60,9 @@ SValue SValueFromBson(const bson_iter_t* it);
 std::string ColumnSql(std::string_view alias, std::string_view column,
                       uint32_t type);
 
+// char(n) values are stored without trailing blanks; output pads them.
+void PadBpchar(int32_t typmod, Value* value);
+
 std::string SqlQuoteLiteral(std::string_view text);
 std::string SqlQuoteIdent(std::string_view name);
 

@@ -24,11 +24,20 @@ PgError SessionImpl::TableError(const docstore::Status& s) {
 }
 
 docstore::Status SessionImpl::EnsureWriteTransaction() {
-  if (storage_->in_transaction() ||
-      !(in_block_ || implicit_ || single_statement_))
+  RefreshReadSnapshot();
+  if (storage_->in_transaction()) {
+    txn_wrote_ = true;
+    return docstore::Status::OK();
+  }
+  if (!(in_block_ || implicit_ || single_statement_))
     return docstore::Status::OK();
   docstore::Status s = ApplyDurability();
-  return s.ok() ? storage_->BeginWrite() : s;
+  if (s.ok()) s = storage_->BeginWrite();
+  if (s.ok()) {
+    txn_wrote_ = true;
+    snapshot_statement_ = statement_seq_;
+  }
+  return s;
 }
 
 sqlite3_stmt* SessionImpl::CachedStatement(const std::string& sql,
