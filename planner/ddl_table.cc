@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "planner/ddl.h"
+#include "planner/dml.h"
 #include "planner/expr_internal.h"
 #include "planner/session_impl.h"
 #include "planner/session_util.h"
@@ -153,6 +154,7 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
     if (cd->coll_clause)
       return Fail(Err("0A000", "COLLATE is not supported yet"));
     int index = static_cast<int>(table.columns.size());
+    bool saw_null = false, saw_not_null = false;
     if (serial) {
       Counter c;
       c.column = index;
@@ -170,12 +172,19 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
       const PgQuery__Constraint* con = cd->constraints[k]->constraint;
       switch (con->contype) {
         case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL:
-          col.not_null = true;
+        case PG_QUERY__CONSTR_TYPE__CONSTR_NULL: {
+          bool not_null = con->contype == PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL;
+          if ((not_null && saw_null) || (!not_null && saw_not_null) ||
+              (!not_null && col.identity))
+            return Fail(Err("42601",
+                            "conflicting NULL/NOT NULL declarations for "
+                            "column \"" +
+                                col.name + "\" of table \"" + name + "\"",
+                            con->location));
+          (not_null ? saw_not_null : saw_null) = true;
+          if (not_null) col.not_null = true;
           break;
-        case PG_QUERY__CONSTR_TYPE__CONSTR_NULL:
-          if (serial) break;
-          col.not_null = false;
-          break;
+        }
         case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT: {
           if (serial || col.identity)
             return Fail(
@@ -188,21 +197,37 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
             c.linked = seq;
             counters.push_back(c);
           } else {
-            // Checked now, as PostgreSQL does at CREATE TABLE.
+            // Checked now, as PostgreSQL does at CREATE TABLE: the value
+            // must be assignable to the column.
             Analyzer analyzer(this, nullptr);
             std::unique_ptr<Expr> e;
             if (!analyzer.Analyze(con->raw_expr, &e, &error))
+              return Fail(error);
+            if (e->type == oid::kUnknown &&
+                !analyzer.Coerce(&e, col.type, col.typmod, &error))
               return Fail(error);
           }
           col.default_expr = sql::DeparseExpr(con->raw_expr);
           break;
         }
         case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY: {
+          if (col.identity)
+            return Fail(Err("42601",
+                            "multiple identity specifications for column \"" +
+                                col.name + "\" of table \"" + name + "\"",
+                            con->location));
+          if (saw_null)
+            return Fail(Err("42601",
+                            "conflicting NULL/NOT NULL declarations for "
+                            "column \"" +
+                                col.name + "\" of table \"" + name + "\"",
+                            con->location));
           if (serial || !col.default_expr.empty())
             return Fail(Err("42601",
                             "both default and identity specified for column "
                             "\"" +
-                                col.name + "\" of table \"" + name + "\""));
+                                col.name + "\" of table \"" + name + "\"",
+                            con->location));
           if (col.type != oid::kInt2 && col.type != oid::kInt4 &&
               col.type != oid::kInt8)
             return Fail(Err("22023",
@@ -298,6 +323,19 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
         break;
       case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: {
         c.kind = 'c';
+        {
+          // Checked now, as PostgreSQL: the columns exist and it is boolean.
+          std::unique_ptr<Expr> e;
+          if (!AnalyzeRowExpr(this, table, con->raw_expr, "check constraints",
+                              &e, &error))
+            return Fail(error);
+          if (e->type != oid::kBool)
+            return Fail(
+                Err("42804",
+                    "argument of CHECK must be type boolean, not type " +
+                        types::FormatTypeName(e->type, -1),
+                    e->location));
+        }
         c.check_expr = sql::DeparseExpr(con->raw_expr);
         std::string first = column >= 0 ? table.columns[column].name : "";
         c.name =

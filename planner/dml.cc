@@ -88,6 +88,38 @@ class RowScope : public ExprScope {
   bool excluded_;
 };
 
+// Where an expression starts in the statement text (-1 unknown).
+int NodeLocation(const PgQuery__Node* n) {
+  switch (n->node_case) {
+    case PG_QUERY__NODE__NODE_A_CONST:
+      return n->a_const->location;
+    case PG_QUERY__NODE__NODE_COLUMN_REF:
+      return n->column_ref->location;
+    case PG_QUERY__NODE__NODE_PARAM_REF:
+      return n->param_ref->location;
+    case PG_QUERY__NODE__NODE_FUNC_CALL:
+      return n->func_call->location;
+    case PG_QUERY__NODE__NODE_TYPE_CAST: {
+      int inner = n->type_cast->arg ? NodeLocation(n->type_cast->arg) : -1;
+      return inner >= 0 ? inner : n->type_cast->location;
+    }
+    case PG_QUERY__NODE__NODE_A_EXPR: {
+      int inner = n->a_expr->lexpr ? NodeLocation(n->a_expr->lexpr) : -1;
+      return inner >= 0 ? inner : n->a_expr->location;
+    }
+    case PG_QUERY__NODE__NODE_SET_TO_DEFAULT:
+      return n->set_to_default->location;
+    case PG_QUERY__NODE__NODE_ROW_EXPR:
+      return n->row_expr->location;
+    case PG_QUERY__NODE__NODE_SUB_LINK:
+      return n->sub_link->location;
+    case PG_QUERY__NODE__NODE_RES_TARGET:
+      return n->res_target->location;
+    default:
+      return -1;
+  }
+}
+
 // Row parameters get their final numbers once the statement's own
 // parameters are all known.
 void FixRowParams(Expr* e, int row_base) {
@@ -159,6 +191,17 @@ std::string RowText(const std::vector<Value>& values) {
 }
 
 }  // namespace
+
+bool AnalyzeRowExpr(SessionHooks* hooks, const catalog::Table& table,
+                    const PgQuery__Node* node, const char* context,
+                    std::unique_ptr<Expr>* out, PgError* error) {
+  RowScope scope(table, table.name, false);
+  scope.context_ = context;
+  Analyzer analyzer(hooks, nullptr);
+  analyzer.set_scope(&scope);
+  if (!analyzer.Analyze(node, out, error)) return false;
+  return analyzer.Coerce(out, oid::kBool, -1, error);
+}
 
 // The value of an expression of type `from` stored in column `col`:
 // PostgreSQL's assignment cast (string types check their length as input
@@ -446,12 +489,22 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
     QueryCompiler compiler(&context);
     if (!compiler.CompileSelect(src, compiled.get(), error)) return false;
     if (compiled->columns.size() > dml->insert_columns.size()) {
-      *error = Err("42601", "INSERT has more expressions than target columns");
+      int location = -1;
+      if (src->n_target_list > dml->insert_columns.size())
+        location = NodeLocation(
+            src->target_list[dml->insert_columns.size()]->res_target->val);
+      *error = Err("42601", "INSERT has more expressions than target columns",
+                   location);
       return false;
     }
     if (compiled->columns.size() < dml->insert_columns.size()) {
-      *error = Err("42601", "INSERT has more target columns than expressions");
-      return false;
+      if (ins->n_cols == 0) {
+        dml->insert_columns.resize(compiled->columns.size());
+      } else {
+        *error = Err("42601", "INSERT has more target columns than expressions",
+                     ins->cols[compiled->columns.size()]->res_target->location);
+        return false;
+      }
     }
     for (size_t c = 0; c < compiled->columns.size(); c++) {
       const catalog::Column& col = table.columns[dml->insert_columns[c]];
@@ -627,8 +680,42 @@ bool SessionImpl::AnalyzeUpdate(Plan* plan, PgError* error) {
                    t->location);
       return false;
     }
+    for (int prev : dml->set_columns) {
+      if (prev == index) {
+        *error = Err("42601", "multiple assignments to same column \"" +
+                                  std::string(t->name) + "\"");
+        return false;
+      }
+    }
     const catalog::Column& col = table.columns[index];
-    if (t->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
+    const PgQuery__Node* val = t->val;
+    if (val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF) {
+      // SET (a, b) = (x, y): this target takes item colno of the row.
+      const PgQuery__MultiAssignRef* m = val->multi_assign_ref;
+      const PgQuery__Node* source = m->source;
+      if (source->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
+        const PgQuery__RowExpr* row = source->row_expr;
+        if (static_cast<size_t>(m->ncolumns) != row->n_args) {
+          *error =
+              Err("42601", "number of columns does not match number of values",
+                  row->location);
+          return false;
+        }
+        val = row->args[m->colno - 1];
+      } else if (source->node_case == PG_QUERY__NODE__NODE_SUB_LINK) {
+        *error = Err("0A000",
+                     "UPDATE ... SET (...) = (SELECT ...) is not supported yet",
+                     source->sub_link->location);
+        return false;
+      } else {
+        *error = Err("42601",
+                     "source for a multiple-column UPDATE item must be a "
+                     "sub-SELECT or ROW() expression",
+                     NodeLocation(source));
+        return false;
+      }
+    }
+    if (val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
       dml->set_columns.push_back(index);
       dml->set_types.push_back(col.type);
       dml->set_default.push_back(true);
@@ -644,7 +731,7 @@ bool SessionImpl::AnalyzeUpdate(Plan* plan, PgError* error) {
       return false;
     }
     std::unique_ptr<Expr> e;
-    if (!compiler.AnalyzeExpr(t->val, &e, error)) return false;
+    if (!compiler.AnalyzeExpr(val, &e, error)) return false;
     if (!CoerceForColumn(compiler.analyzer(), &e, col, error)) return false;
     dml->set_columns.push_back(index);
     dml->set_types.push_back(e->type);

@@ -54,6 +54,12 @@ struct DmlPlan {
   std::vector<std::shared_ptr<Expr>> returning;
 };
 
+// An expression over one row of `table` (CHECK constraints), with
+// unknown literals taken as boolean.
+bool AnalyzeRowExpr(SessionHooks* hooks, const catalog::Table& table,
+                    const PgQuery__Node* node, const char* context,
+                    std::unique_ptr<Expr>* out, PgError* error);
+
 // The value of an expression of type `from` stored in column `col`:
 // PostgreSQL's assignment cast (string types check their length as input
 // does, rather than truncating as an explicit cast does).

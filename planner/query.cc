@@ -148,6 +148,7 @@ bool QueryCompiler::AddTable(const catalog::Table& table,
   }
   RangeEntry entry;
   entry.alias = alias;
+  entry.relname = table.name;
   entry.sql_alias = sql_alias;
   entry.table_oid = table.oid;
   entry.has_doc = true;

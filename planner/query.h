@@ -54,6 +54,7 @@ struct Compiled {
 // A relation visible in FROM.
 struct RangeEntry {
   std::string alias;      // the name SQL uses: table name or alias
+  std::string relname;    // the relation's own name (for hints)
   std::string sql_alias;  // "t0", "t1", ...
   uint32_t table_oid = 0;
   struct Col {

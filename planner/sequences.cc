@@ -431,8 +431,18 @@ bool SessionImpl::ResolveSequence(const std::string& text,
     }
   }
   parts.push_back(cur);
+  for (const auto& part : parts) {
+    if (part.empty() || parts.size() > 3) {
+      *error = Err("42602", "invalid name syntax");
+      return false;
+    }
+  }
   std::string schema = parts.size() >= 2 ? parts[parts.size() - 2] : "public";
   std::string name = parts.back();
+  if (parts.size() >= 2 && !catalog_->FindSchema(schema)) {
+    *error = Err("3F000", "schema \"" + schema + "\" does not exist");
+    return false;
+  }
   *seq = catalog_->FindSequence(schema, name);
   if (*seq) return true;
   if (catalog_->RelationExists(schema, name)) {
