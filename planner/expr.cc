@@ -564,185 +564,229 @@ bool Analyzer::AnalyzeCast(const PgQuery__TypeCast* c,
   return true;
 }
 
+namespace {
+
+bool IsPseudo(uint32_t t) { return t == kAnyNonArray || t == kAnyElement; }
+
+// Can an argument of type `from` be passed where `to` is declared?
+bool Accepts(uint32_t to, uint32_t from) {
+  if (IsPseudo(to)) return true;
+  return ImplicitCast(from, to);
+}
+
+// PostgreSQL's func_select_candidate / oper_select_candidate over the
+// candidates of the right name and arity. Returns the candidate, or
+// nullptr with *ambiguous set when several remain.
+const FunctionDef* SelectCandidate(std::vector<const FunctionDef*> cands,
+                                   const std::vector<uint32_t>& types,
+                                   bool* ambiguous) {
+  *ambiguous = false;
+  size_t n = types.size();
+  // Exact match.
+  for (const FunctionDef* c : cands) {
+    bool exact = true;
+    for (size_t i = 0; i < n && exact; i++) exact = c->args[i] == types[i];
+    if (exact) return c;
+  }
+  std::vector<const FunctionDef*> ok;
+  for (const FunctionDef* c : cands) {
+    bool match = true;
+    for (size_t i = 0; i < n && match; i++)
+      match = Accepts(c->args[i], types[i]);
+    if (match) ok.push_back(c);
+  }
+  if (ok.size() <= 1) return ok.empty() ? nullptr : ok[0];
+  auto keep_best = [&](auto score) {
+    int best = -1;
+    std::vector<const FunctionDef*> kept;
+    for (const FunctionDef* c : ok) {
+      int s = score(c);
+      if (s > best) {
+        best = s;
+        kept.clear();
+      }
+      if (s == best) kept.push_back(c);
+    }
+    ok = kept;
+  };
+  // Most exact matches.
+  keep_best([&](const FunctionDef* c) {
+    int s = 0;
+    for (size_t i = 0; i < n; i++)
+      if (types[i] != oid::kUnknown && c->args[i] == types[i]) s++;
+    return s;
+  });
+  if (ok.size() == 1) return ok[0];
+  // Most preferred types where a conversion is needed.
+  keep_best([&](const FunctionDef* c) {
+    int s = 0;
+    for (size_t i = 0; i < n; i++)
+      if (types[i] != oid::kUnknown && c->args[i] != types[i] &&
+          IsPreferred(c->args[i]))
+        s++;
+    return s;
+  });
+  if (ok.size() == 1) return ok[0];
+  // Unknown arguments: the string category if any candidate takes it there,
+  // else the one category all candidates take; preferred types win.
+  bool any_unknown = false;
+  for (size_t i = 0; i < n; i++) {
+    if (types[i] != oid::kUnknown) continue;
+    any_unknown = true;
+    char cat = 0;
+    bool conflict = false;
+    for (const FunctionDef* c : ok) {
+      char k = IsPseudo(c->args[i]) ? 'P' : Category(c->args[i]);
+      if (k == 'S') {
+        cat = 'S';
+        break;
+      }
+      if (cat == 0)
+        cat = k;
+      else if (cat != k)
+        conflict = true;
+    }
+    if (cat != 'S' && conflict) {
+      *ambiguous = true;
+      return nullptr;
+    }
+    bool have_preferred = false;
+    for (const FunctionDef* c : ok)
+      if (Category(c->args[i]) == cat && IsPreferred(c->args[i]) &&
+          !IsPseudo(c->args[i]))
+        have_preferred = true;
+    std::vector<const FunctionDef*> kept;
+    for (const FunctionDef* c : ok) {
+      uint32_t t = c->args[i];
+      if (IsPseudo(t) ? cat != 'P' : Category(t) != cat) continue;
+      if (have_preferred && !IsPreferred(t)) continue;
+      kept.push_back(c);
+    }
+    ok = kept;
+  }
+  if (ok.size() == 1) return ok[0];
+  if (any_unknown && !ok.empty()) {
+    // All known arguments of one type: assume the unknowns are that type.
+    uint32_t known = 0;
+    bool same = true;
+    for (uint32_t t : types) {
+      if (t == oid::kUnknown) continue;
+      if (known && known != t) same = false;
+      known = t;
+    }
+    if (known && same) {
+      std::vector<const FunctionDef*> kept;
+      for (const FunctionDef* c : ok) {
+        bool match = true;
+        for (size_t i = 0; i < n && match; i++)
+          if (types[i] == oid::kUnknown) match = Accepts(c->args[i], known);
+        if (match) kept.push_back(c);
+      }
+      if (kept.size() == 1) return kept[0];
+    }
+  }
+  *ambiguous = !ok.empty();
+  return nullptr;
+}
+
+std::unique_ptr<Expr> CastTo(std::unique_ptr<Expr> arg, uint32_t type) {
+  auto cast = std::make_unique<Expr>();
+  cast->kind = Expr::Kind::kCast;
+  cast->type = type;
+  cast->location = arg->location;
+  cast->args.push_back(std::move(arg));
+  return cast;
+}
+
+}  // namespace
+
+// Gives the chosen signature's types to the arguments: unknowns are input
+// as the declared type, others are cast when they differ.
+bool Analyzer::CoerceArgs(const FunctionDef& def,
+                          std::vector<std::unique_ptr<Expr>>* args,
+                          PgError* error) {
+  for (size_t i = 0; i < args->size(); i++) {
+    auto& arg = (*args)[i];
+    uint32_t want = def.args[i];
+    if (IsPseudo(want)) want = arg->type == oid::kUnknown ? oid::kText : 0;
+    if (!want) continue;
+    if (!Coerce(&arg, want, -1, error)) return false;
+    if (arg->type != want) arg = CastTo(std::move(arg), want);
+  }
+  return true;
+}
+
+bool Analyzer::ResolveOperator(const std::string& op,
+                               std::unique_ptr<Expr> left,
+                               std::unique_ptr<Expr> right, int location,
+                               std::unique_ptr<Expr>* out, PgError* error) {
+  std::vector<uint32_t> types;
+  if (left) types.push_back(left->type);
+  types.push_back(right->type);
+  std::vector<const FunctionDef*> cands;
+  for (const FunctionDef& def : Operators())
+    if (op == def.name && def.args.size() == types.size())
+      cands.push_back(&def);
+  const FunctionDef* chosen = nullptr;
+  bool ambiguous = false;
+  // A binary operator with one unknown side: first the operator taking
+  // the known type on both sides.
+  if (left && (types[0] == oid::kUnknown) != (types[1] == oid::kUnknown)) {
+    uint32_t known = types[0] == oid::kUnknown ? types[1] : types[0];
+    for (const FunctionDef* c : cands)
+      if (c->args[0] == known && c->args[1] == known) chosen = c;
+  }
+  if (!chosen) chosen = SelectCandidate(cands, types, &ambiguous);
+  if (!chosen) {
+    std::string sig = (left ? TypeName(types[0]) + " " : std::string()) + op +
+                      " " + TypeName(types.back());
+    PgError err;
+    if (ambiguous) {
+      err = Err("42725", "operator is not unique: " + sig, location);
+      err.hint =
+          "Could not choose a best candidate operator. You might need to "
+          "add explicit type casts.";
+    } else {
+      err = Err("42883", "operator does not exist: " + sig, location);
+      err.hint =
+          "No operator matches the given name and argument types. You might "
+          "need to add explicit type casts.";
+    }
+    *error = err;
+    return false;
+  }
+  std::vector<std::unique_ptr<Expr>> args;
+  if (left) args.push_back(std::move(left));
+  args.push_back(std::move(right));
+  if (!CoerceArgs(*chosen, &args, error)) return false;
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::kOperator;
+  e->name = op;
+  e->type = chosen->result;
+  e->location = location;
+  e->args = std::move(args);
+  *out = std::move(e);
+  return true;
+}
+
 bool Analyzer::AnalyzeOperator(const PgQuery__AExpr* a,
                                std::unique_ptr<Expr>* out, PgError* error) {
   if (a->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP)
     return AnalyzeSpecialOperator(a, out, error);
   std::string op = sql::JoinNames(a->name, a->n_name);
   if (op.rfind("pg_catalog.", 0) == 0) op = op.substr(11);
-  auto e = std::make_unique<Expr>();
-  e->kind = Expr::Kind::kOperator;
-  e->name = op;
-  e->location = a->location;
   std::unique_ptr<Expr> left, right;
   if (a->lexpr && !Analyze(a->lexpr, &left, error)) return false;
   if (!Analyze(a->rexpr, &right, error)) return false;
-
-  auto no_operator = [&](uint32_t lt, uint32_t rt) {
-    PgError err = Err("42883",
-                      "operator does not exist: " +
-                          (left ? TypeName(lt) + " " : std::string()) + op +
-                          " " + TypeName(rt),
-                      a->location);
-    err.hint =
-        "No operator matches the given name and argument types. You might "
-        "need to add explicit type casts.";
-    return err;
-  };
-
-  if (!left) {  // prefix operator
-    if (op == "|/" || op == "@") {
-      if (right->type == oid::kUnknown &&
-          !Coerce(&right, oid::kFloat8, -1, error))
-        return false;
-      if (!IsNumber(right->type) ||
-          (op == "|/" && right->type == oid::kNumeric)) {
-        *error = no_operator(0, right->type);
-        return false;
-      }
-      e->type = op == "|/" ? oid::kFloat8 : right->type;
-      e->args.push_back(std::move(right));
-      *out = std::move(e);
-      return true;
-    }
-    if (op != "-" && op != "+") {
-      *error = no_operator(0, right->type);
-      return false;
-    }
-    if (right->type == oid::kUnknown &&
-        !Coerce(&right, oid::kNumeric, -1, error))
-      return false;
-    if (!IsNumber(right->type)) {
-      *error = no_operator(0, right->type);
-      return false;
-    }
-    e->type = right->type;
-    e->args.push_back(std::move(right));
-    *out = std::move(e);
-    return true;
-  }
-
-  // Unknown operands take the other side's type; both unknown -> text.
-  uint32_t lt = left->type, rt = right->type;
-  if (lt == oid::kUnknown && rt == oid::kUnknown) {
-    if (op == "||" || op == "=" || op == "<>" || op == "!=" || op == "<" ||
-        op == ">" || op == "<=" || op == ">=" ||
-        op.find("~~") != std::string::npos) {
-      if (!Coerce(&left, oid::kText, -1, error) ||
-          !Coerce(&right, oid::kText, -1, error))
-        return false;
-    } else {
-      PgError err =
-          Err("42725", "operator is not unique: unknown " + op + " unknown",
-              a->location);
-      err.hint =
-          "Could not choose a best candidate operator. You might need "
-          "to add explicit type casts.";
-      *error = err;
-      return false;
-    }
-  } else if (lt == oid::kUnknown) {
-    bool text_op = op == "||" || op.find("~~") != std::string::npos;
-    if (!Coerce(&left, text_op ? oid::kText : rt, -1, error)) return false;
-  } else if (rt == oid::kUnknown) {
-    bool text_op = op == "||" || op.find("~~") != std::string::npos;
-    if (!Coerce(&right, text_op ? oid::kText : lt, -1, error)) return false;
-  }
-  lt = left->type;
-  rt = right->type;
-
-  if (op == "||") {
-    if (!IsText(lt) && !IsText(rt)) {
-      *error = no_operator(lt, rt);
-      return false;
-    }
-    e->type = oid::kText;
-  } else if (op == "^") {
-    if (!IsNumber(lt) || !IsNumber(rt)) {
-      *error = no_operator(lt, rt);
-      return false;
-    }
-    if (lt == oid::kNumeric || rt == oid::kNumeric) {
-      *error = Err("0A000", "numeric ^ is not supported yet", a->location);
-      return false;
-    }
-    e->type = oid::kFloat8;
-  } else if (op == "~~" || op == "!~~" || op == "~~*" || op == "!~~*") {
-    if (!IsText(lt) || !IsText(rt)) {
-      *error = no_operator(lt, rt);
-      return false;
-    }
-    e->type = oid::kBool;
-  } else if (op == "+" || op == "-" || op == "*" || op == "/" || op == "%") {
-    if (!IsNumber(lt) || !IsNumber(rt) ||
-        (op == "%" && (IsFloat(lt) || IsFloat(rt)))) {
-      *error = no_operator(lt, rt);
-      return false;
-    }
-    e->type = ArithmeticType(lt, rt);
-  } else if (op == "=" || op == "<>" || op == "!=" || op == "<" || op == ">" ||
-             op == "<=" || op == ">=") {
-    bool comparable = (IsNumber(lt) && IsNumber(rt)) ||
-                      (IsText(lt) && IsText(rt)) || lt == rt;
-    if (!comparable) {
-      *error = no_operator(lt, rt);
-      return false;
-    }
-    if (lt == rt && !IsNumber(lt) && !IsText(lt) && lt != oid::kBool &&
-        lt != oid::kDate && lt != oid::kUuid && lt != oid::kTimestamp &&
-        lt != oid::kTimestamptz && lt != oid::kTime) {
-      *error =
-          Err("0A000",
-              "comparison of type " + TypeName(lt) + " is not supported yet",
-              a->location);
-      return false;
-    }
-    e->type = oid::kBool;
-  } else {
-    *error = no_operator(lt, rt);
-    return false;
-  }
-  e->args.push_back(std::move(left));
-  e->args.push_back(std::move(right));
-  *out = std::move(e);
-  return true;
+  return ResolveOperator(op, std::move(left), std::move(right), a->location,
+                         out, error);
 }
 
 bool Analyzer::Compare(const std::string& op, std::unique_ptr<Expr> left,
                        std::unique_ptr<Expr> right, int location,
                        std::unique_ptr<Expr>* out, PgError* error) {
-  if (left->type == oid::kUnknown && right->type == oid::kUnknown) {
-    if (!Coerce(&left, oid::kText, -1, error) ||
-        !Coerce(&right, oid::kText, -1, error))
-      return false;
-  } else if (left->type == oid::kUnknown) {
-    if (!Coerce(&left, right->type, -1, error)) return false;
-  } else if (right->type == oid::kUnknown) {
-    if (!Coerce(&right, left->type, -1, error)) return false;
-  }
-  uint32_t lt = left->type, rt = right->type;
-  bool comparable =
-      (IsNumber(lt) && IsNumber(rt)) || (IsText(lt) && IsText(rt)) || lt == rt;
-  if (!comparable) {
-    PgError err = Err("42883",
-                      "operator does not exist: " + TypeName(lt) + " " + op +
-                          " " + TypeName(rt),
-                      location);
-    err.hint =
-        "No operator matches the given name and argument types. You might "
-        "need to add explicit type casts.";
-    *error = err;
-    return false;
-  }
-  auto e = std::make_unique<Expr>();
-  e->kind = Expr::Kind::kOperator;
-  e->name = op;
-  e->type = oid::kBool;
-  e->location = location;
-  e->args.push_back(std::move(left));
-  e->args.push_back(std::move(right));
-  *out = std::move(e);
-  return true;
+  return ResolveOperator(op == "!=" ? "<>" : op, std::move(left),
+                         std::move(right), location, out, error);
 }
 
 bool Analyzer::AnalyzeSpecialOperator(const PgQuery__AExpr* a,
@@ -864,12 +908,10 @@ bool Analyzer::AnalyzeSpecialOperator(const PgQuery__AExpr* a,
       return true;
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
-    case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE: {
-      if (a->rexpr->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
-        *error =
-            Err("0A000", "LIKE ... ESCAPE is not supported yet", a->location);
-        return false;
-      }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR: {
+      // ESCAPE arrives as like_escape(pattern, escape) (SIMILAR TO: always
+      // similar_to_escape(pattern[, escape])), which rewrites the pattern.
       PgQuery__AExpr copy = *a;
       copy.kind = PG_QUERY__A__EXPR__KIND__AEXPR_OP;
       return AnalyzeOperator(&copy, out, error);
@@ -1017,9 +1059,49 @@ bool Analyzer::AnalyzeSqlValueFunction(const PgQuery__SQLValueFunction* f,
       e->type = oid::kName;
       break;
     case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP_N:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP_N:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME_N:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_DATE: {
+      // now() cast to the result type (and precision).
       e->name = "now";
       e->type = oid::kTimestamptz;
+      uint32_t type =
+          f->op == PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_DATE
+              ? oid::kDate
+          : f->op == PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME ||
+                  f->op == PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME_N
+              ? oid::kTime
+          : f->op == PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP ||
+                  f->op ==
+                      PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP_N
+              ? oid::kTimestamp
+              : oid::kTimestamptz;
+      bool with_precision =
+          f->op == PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP_N ||
+          f->op == PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP_N ||
+          f->op == PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME_N;
+      if (type != oid::kTimestamptz || with_precision) {
+        auto cast = std::make_unique<Expr>();
+        cast->kind = Expr::Kind::kCast;
+        cast->type = type;
+        cast->typmod = with_precision ? f->typmod : -1;
+        cast->location = f->location;
+        cast->args.push_back(std::move(e));
+        *out = std::move(cast);
+        return true;
+      }
       break;
+    }
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIME:
+    case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIME_N:
+      *error = Err("0A000",
+                   "CURRENT_TIME is not supported yet (type time with time "
+                   "zone is not supported)",
+                   f->location);
+      return false;
     default:
       *error = Err("0A000", "this SQL value function is not supported yet",
                    f->location);

@@ -14,6 +14,10 @@
 
 namespace kova::planner {
 
+namespace expr_detail {
+struct FunctionDef;
+}
+
 // A value: nullopt is SQL NULL, otherwise the canonical text of its type.
 using Value = std::optional<std::string>;
 
@@ -139,6 +143,11 @@ class Analyzer {
   bool Compare(const std::string& op, std::unique_ptr<Expr> left,
                std::unique_ptr<Expr> right, int location,
                std::unique_ptr<Expr>* out, PgError* error);
+  bool ResolveOperator(const std::string& op, std::unique_ptr<Expr> left,
+                       std::unique_ptr<Expr> right, int location,
+                       std::unique_ptr<Expr>* out, PgError* error);
+  bool CoerceArgs(const expr_detail::FunctionDef& def,
+                  std::vector<std::unique_ptr<Expr>>* args, PgError* error);
   bool AnalyzeSpecialOperator(const PgQuery__AExpr* a,
                               std::unique_ptr<Expr>* out, PgError* error);
   bool AnalyzeSqlValueFunction(const PgQuery__SQLValueFunction* f,

@@ -14,42 +14,6 @@ using namespace expr_detail;  // NOLINT: the helpers of this component
 
 namespace {
 
-// LIKE with % and _ and backslash as the escape character, on bytes (the
-// C collation; multibyte characters match _ byte by byte only when the
-// pattern has none, which the UTF-8 check below handles).
-bool LikeMatch(const std::string& s, const std::string& p, size_t si = 0,
-               size_t pi = 0) {
-  while (pi < p.size()) {
-    char c = p[pi];
-    if (c == '%') {
-      while (pi < p.size() && p[pi] == '%') pi++;
-      if (pi == p.size()) return true;
-      for (size_t k = si; k <= s.size(); k++) {
-        if (LikeMatch(s, p, k, pi)) return true;
-      }
-      return false;
-    }
-    if (si >= s.size()) return false;
-    if (c == '_') {
-      // One character: skip a whole UTF-8 sequence.
-      si++;
-      while (si < s.size() &&
-             (static_cast<unsigned char>(s[si]) & 0xc0) == 0x80)
-        si++;
-      pi++;
-      continue;
-    }
-    if (c == '\\' && pi + 1 < p.size()) {
-      pi++;
-      c = p[pi];
-    }
-    if (s[si] != c) return false;
-    si++;
-    pi++;
-  }
-  return si == s.size();
-}
-
 // Three-way comparison of two non-null values of comparable types.
 bool CompareValues(uint32_t lt, uint32_t rt, const std::string& lv,
                    const std::string& rv, const types::TypeContext& ctx,
@@ -80,21 +44,15 @@ bool CompareValues(uint32_t lt, uint32_t rt, const std::string& lv,
         c = CompareDecimal(a, b);
       }
     }
-  } else if (lt == rt && (lt == oid::kDate || lt == oid::kTime ||
-                          lt == oid::kTimestamp || lt == oid::kTimestamptz)) {
-    // Their binary forms are signed integers (days or microseconds).
-    std::string a, b;
-    if (!types::TextToBinary(lt, *l, ctx, &a, error) ||
-        !types::TextToBinary(lt, *r, ctx, &b, error))
-      return false;
-    auto decode = [](const std::string& bytes) {
-      int64_t v = 0;
-      for (unsigned char ch : bytes) v = (v << 8) | ch;
-      if (bytes.size() == 4) v = static_cast<int32_t>(v);
-      return v;
-    };
-    int64_t x = decode(a), y = decode(b);
-    c = x < y ? -1 : x > y;
+  } else if (Category(lt) == 'D' || lt == oid::kInterval) {
+    return CompareDateTime(lt, rt, *l, *r, ctx, out, error);
+  } else if (lt == oid::kBpchar && rt == oid::kBpchar) {
+    // Trailing blanks are insignificant.
+    std::string a = *l, b = *r;
+    a.erase(a.find_last_not_of(' ') + 1);
+    b.erase(b.find_last_not_of(' ') + 1);
+    int cmp = a.compare(b);
+    c = cmp < 0 ? -1 : cmp > 0;
   } else {
     int cmp = l->compare(*r);
     c = cmp < 0 ? -1 : cmp > 0;
@@ -111,6 +69,13 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
   uint32_t rt = e.args.size() > 1 ? e.args[1]->type : 0;
   if (e.args.size() == 1) {  // prefix - or +
     if (!r) return true;
+    if (e.type == oid::kInterval) {
+      bool handled = false;
+      return EvalDateTimeOperator(e, l, r, hooks, &handled, out, error);
+    }
+    if (op == "||/")
+      return FormatDouble(std::cbrt(ToDouble(*r)), oid::kFloat8, ctx, out,
+                          error);
     if (op == "+") {
       *out = r;
       return true;
@@ -181,6 +146,39 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
     *out = a + b;
     return true;
   }
+  {
+    bool handled = false;
+    if (Category(lt) == 'D' || Category(lt) == 'T' || Category(rt) == 'D' ||
+        Category(rt) == 'T') {
+      if (!(op == "=" || op == "<>" || op == "<" || op == ">" || op == "<=" ||
+            op == ">=")) {
+        bool ok = EvalDateTimeOperator(e, l, r, hooks, &handled, out, error);
+        if (handled) return ok;
+      }
+    }
+    if (lt == oid::kJson || lt == oid::kJsonb) {
+      bool ok = EvalJsonFunction(e, {l, r}, hooks, &handled, out, error);
+      if (handled) return ok;
+    }
+  }
+  if (op == "^" && e.type == oid::kNumeric) {
+    Expr call;
+    call.name = "power";
+    call.type = oid::kNumeric;
+    bool handled = false;
+    return EvalMathFunction(call, {l, r}, hooks, &handled, out, error);
+  }
+  if (op == "^@") {
+    *out = l->compare(0, r->size(), *r) == 0 ? "t" : "f";
+    return true;
+  }
+  if (op == "~" || op == "!~" || op == "~*" || op == "!~*") {
+    bool match;
+    if (!RegexMatch(*l, *r, op.find('*') != std::string::npos, &match, error))
+      return false;
+    *out = match != (op[0] == '!') ? "t" : "f";
+    return true;
+  }
   if (op == "^") {
     double a = ToDouble(*l), b = ToDouble(*r);
     if (a == 0 && b < 0) {
@@ -198,13 +196,10 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
   if (op.find("~~") != std::string::npos) {
     bool insensitive = op.find('*') != std::string::npos;
     bool negate = op[0] == '!';
-    auto fold = [&](const std::string& s) {
-      if (!insensitive) return s;
-      std::string t = s;
-      for (char& ch : t) ch = static_cast<char>(std::tolower(ch));
-      return t;
-    };
-    bool match = LikeMatch(fold(*l), fold(*r));
+    std::string subject = *l;
+    if (lt == oid::kBpchar) subject.erase(subject.find_last_not_of(' ') + 1);
+    bool match;
+    if (!LikeMatch(subject, *r, "\\", insensitive, &match, error)) return false;
     *out = match != negate ? "t" : "f";
     return true;
   }
@@ -299,6 +294,13 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
   if (op == "/") {
     *out = DivDecimal(a, b).ToString();
     return true;
+  }
+  if (op == "%") {
+    Expr call;
+    call.name = "mod";
+    call.type = oid::kNumeric;
+    bool handled = false;
+    return EvalMathFunction(call, {l, r}, hooks, &handled, out, error);
   }
   *error =
       Err("0A000", "numeric " + std::string(op == "/" ? "division" : "modulo") +
@@ -413,46 +415,18 @@ bool EvalFunction(const Expr& e, const std::vector<Value>& args,
     int64_t count = static_cast<int64_t>(parts.size());
     int64_t index = field > 0 ? field - 1 : count + field;
     *out = index >= 0 && index < count ? parts[index] : "";
-  } else if (n == "concat" || n == "concat_ws") {
-    size_t first = n == "concat" ? 0 : 1;
-    if (n == "concat_ws" && !args[0]) return true;  // NULL separator
-    std::string result;
-    bool any = false;
-    for (size_t i = first; i < args.size(); i++) {
-      if (!args[i]) continue;
-      if (any && n == "concat_ws") result += *args[0];
-      result += *args[i];
-      any = true;
-    }
-    *out = result;
-  } else if (n == "length" || n == "char_length") {
-    if (!args[0]) return true;
-    size_t count = 0;  // characters, not bytes
-    for (unsigned char c : *args[0])
-      if ((c & 0xc0) != 0x80) count++;
-    *out = std::to_string(count);
-  } else if (n == "lower" || n == "upper") {
-    if (!args[0]) return true;
-    std::string s = *args[0];
-    for (char& c : s)  // ASCII only, as the C collation
-      c = static_cast<char>(n == "lower" ? std::tolower(c) : std::toupper(c));
-    *out = s;
-  } else if (n == "abs") {
-    if (!args[0]) return true;
-    if (IsInteger(e.type)) {
-      int64_t v;
-      ToInt64(*args[0], &v);
-      if (v == std::numeric_limits<int64_t>::min() ||
-          !CheckIntRange(v < 0 ? -v : v, e.type, error))
-        return false;
-      *out = std::to_string(v < 0 ? -v : v);
-    } else {
-      return FormatDouble(std::fabs(ToDouble(*args[0])), e.type,
-                          hooks->type_context(), out, error);
-    }
   } else {
-    *error = Err("0A000", "function " + n + " is not supported yet");
-    return false;
+    bool handled = false;
+    bool ok = EvalStringFunction(e, args, hooks, &handled, out, error);
+    if (!handled) ok = EvalMathFunction(e, args, hooks, &handled, out, error);
+    if (!handled)
+      ok = EvalDateTimeFunction(e, args, hooks, &handled, out, error);
+    if (!handled) ok = EvalJsonFunction(e, args, hooks, &handled, out, error);
+    if (!handled) {
+      *error = Err("0A000", "function " + n + " is not supported yet");
+      return false;
+    }
+    return ok;
   }
   return true;
 }

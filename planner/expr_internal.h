@@ -122,45 +122,103 @@ struct FunctionDef {
   uint32_t result;
 };
 
-// Built-in functions (by lower-case name, without pg_catalog.).
-inline const std::vector<FunctionDef>& Functions() {
-  static const std::vector<FunctionDef> defs = {
-      {"version", {}, oid::kText},
-      {"current_database", {}, oid::kName},
-      {"current_schema", {}, oid::kName},
-      {"current_user", {}, oid::kName},
-      {"session_user", {}, oid::kName},
-      {"pg_backend_pid", {}, oid::kInt4},
-      {"pg_is_in_recovery", {}, oid::kBool},
-      {"current_setting", {oid::kText}, oid::kText},
-      {"current_setting", {oid::kText, oid::kBool}, oid::kText},
-      {"set_config", {oid::kText, oid::kText, oid::kBool}, oid::kText},
-      {"pg_sleep", {oid::kFloat8}, oid::kVoid},
-      {"now", {}, oid::kTimestamptz},
-      {"transaction_timestamp", {}, oid::kTimestamptz},
-      {"statement_timestamp", {}, oid::kTimestamptz},
-      {"clock_timestamp", {}, oid::kTimestamptz},
-      {"length", {oid::kText}, oid::kInt4},
-      {"chr", {oid::kInt4}, oid::kText},
-      {"split_part", {oid::kText, oid::kText, oid::kInt4}, oid::kText},
-      {"char_length", {oid::kText}, oid::kInt4},
-      {"lower", {oid::kText}, oid::kText},
-      {"upper", {oid::kText}, oid::kText},
-      {"abs", {oid::kInt4}, oid::kInt4},
-      {"abs", {oid::kInt8}, oid::kInt8},
-      {"abs", {oid::kFloat8}, oid::kFloat8},
-      // Session functions (SessionHooks::CallSessionFunction). regclass
-      // arguments are taken as text naming the relation.
-      {"nextval", {oid::kText}, oid::kInt8},
-      {"currval", {oid::kText}, oid::kInt8},
-      {"lastval", {}, oid::kInt8},
-      {"setval", {oid::kText, oid::kInt8}, oid::kInt8},
-      {"setval", {oid::kText, oid::kInt8, oid::kBool}, oid::kInt8},
-      {"pg_get_serial_sequence", {oid::kText, oid::kText}, oid::kText},
-      {"kova.command", {oid::kText, oid::kJsonb}, oid::kJsonb},
-  };
-  return defs;
+// pg_type.typcategory of the types the expression layer knows.
+inline char Category(uint32_t t) {
+  if (IsNumber(t) || t == oid::kOid) return 'N';
+  if (IsText(t) && t != oid::kUnknown) return 'S';
+  if (t == oid::kBool) return 'B';
+  if (t == oid::kDate || t == oid::kTime || t == oid::kTimestamp ||
+      t == oid::kTimestamptz)
+    return 'D';
+  if (t == oid::kInterval) return 'T';
+  if (t == oid::kUnknown) return 'X';
+  return 'U';
 }
+inline bool IsPreferred(uint32_t t) {
+  return t == oid::kFloat8 || t == oid::kText || t == oid::kBool ||
+         t == oid::kTimestamptz || t == oid::kInterval || t == oid::kOid;
+}
+
+// An implicit cast (pg_cast castcontext 'i' or binary coercible) from
+// `from` to `to`.
+inline bool ImplicitCast(uint32_t from, uint32_t to) {
+  if (from == to || from == oid::kUnknown) return true;
+  switch (from) {
+    case oid::kInt2:
+      return to == oid::kInt4 || to == oid::kInt8 || to == oid::kNumeric ||
+             IsFloat(to) || to == oid::kOid;
+    case oid::kInt4:
+      return to == oid::kInt8 || to == oid::kNumeric || IsFloat(to) ||
+             to == oid::kOid;
+    case oid::kInt8:
+      return to == oid::kNumeric || IsFloat(to) || to == oid::kOid;
+    case oid::kNumeric:
+      return IsFloat(to);
+    case oid::kFloat4:
+      return to == oid::kFloat8;
+    case oid::kText:
+    case oid::kVarchar:
+    case oid::kBpchar:
+    case oid::kName:
+      return to == oid::kText || to == oid::kVarchar || to == oid::kBpchar ||
+             to == oid::kName;
+    case oid::kDate:
+      return to == oid::kTimestamp || to == oid::kTimestamptz;
+    case oid::kTimestamp:
+      return to == oid::kTimestamptz;
+    case oid::kTime:
+      return to == oid::kInterval;
+    default:
+      return false;
+  }
+}
+
+// Pseudo-types in the tables below.
+inline constexpr uint32_t kAnyNonArray = 2776;  // anynonarray
+inline constexpr uint32_t kAnyElement = 2283;   // anyelement
+
+// Built-in functions (by lower-case name, without pg_catalog.).
+const std::vector<FunctionDef>& Functions();
+// Built-in operators: name in FunctionDef::name; one arg = prefix.
+const std::vector<FunctionDef>& Operators();
+
+// Implementation of the functions of expr_eval.cc, split by area. Each
+// returns true when it knows `e.name` (setting *handled), evaluating into
+// *out or failing with *error.
+bool EvalStringFunction(const Expr& e, const std::vector<Value>& args,
+                        SessionHooks* hooks, bool* handled, Value* out,
+                        PgError* error);
+bool EvalMathFunction(const Expr& e, const std::vector<Value>& args,
+                      SessionHooks* hooks, bool* handled, Value* out,
+                      PgError* error);
+bool EvalDateTimeFunction(const Expr& e, const std::vector<Value>& args,
+                          SessionHooks* hooks, bool* handled, Value* out,
+                          PgError* error);
+bool EvalJsonFunction(const Expr& e, const std::vector<Value>& args,
+                      SessionHooks* hooks, bool* handled, Value* out,
+                      PgError* error);
+// Date/time operators (+, -, *, / over date/time/interval operands).
+bool EvalDateTimeOperator(const Expr& e, const Value& l, const Value& r,
+                          SessionHooks* hooks, bool* handled, Value* out,
+                          PgError* error);
+// Three-way comparison of date/time/interval values of the same or
+// comparable types; false with *error on bad input.
+bool CompareDateTime(uint32_t lt, uint32_t rt, const std::string& l,
+                     const std::string& r, const types::TypeContext& ctx,
+                     int* out, PgError* error);
+// LIKE on UTF-8 text with an escape character (empty: none).
+bool LikeMatch(const std::string& s, const std::string& p,
+               const std::string& escape, bool insensitive, bool* match,
+               PgError* error);
+// POSIX regular expression match (~, ~*): the ECMAScript engine of
+// std::regex; differences from PostgreSQL's ARE engine are documented in
+// expr_string.cc.
+bool RegexMatch(const std::string& s, const std::string& pattern,
+                bool insensitive, bool* match, PgError* error);
+// SIMILAR TO pattern -> regular expression (PostgreSQL's
+// similar_to_escape).
+bool SimilarToRegex(const std::string& pattern, const Value& escape,
+                    std::string* regex, PgError* error);
 
 inline bool IsSessionFunction(const std::string& name) {
   return name == "nextval" || name == "currval" || name == "lastval" ||

@@ -27,8 +27,6 @@ using util::ToLower;
 
 // --- Constants mirroring PostgreSQL's datetime.h / timestamp.h ---
 
-constexpr int kPostgresEpochJdate = 2451545;
-constexpr int kUnixEpochJdate = 2440588;
 constexpr int64_t kSecsPerDay = 86400;
 constexpr int64_t kUsecsPerHour = 3600 * kUsecsPerSec;
 constexpr int64_t kUsecsPerMinute = 60 * kUsecsPerSec;
@@ -214,6 +212,8 @@ Styles GetStyles(const TypeContext& context) {
   return last;
 }
 
+}  // namespace
+
 // --- Calendar helpers ---
 
 // PostgreSQL is built with -fwrapv; Wrap() reproduces its int overflow.
@@ -292,20 +292,6 @@ bool IsValidTimestamp(int64_t t) {
   return t >= kMinTimestamp && t < kEndTimestamp;
 }
 
-struct Tm {
-  int year = 0;
-  int mon = 0;
-  int mday = 0;
-  int hour = 0;
-  int min = 0;
-  int sec = 0;
-  int isdst = -1;
-  int yday = 0;
-  int wday = 0;
-  int64_t gmtoff = 0;
-  const char* zone = nullptr;
-};
-
 // --- Time zone helpers ---
 
 // DetermineTimeZoneOffsetInternal: returns the offset in PostgreSQL's
@@ -358,6 +344,8 @@ overflow:
   if (tp) *tp = 0;
   return 0;
 }
+
+namespace {
 
 int DetermineTimeZoneAbbrevOffset(Tm* tm, const char* abbr,
                                   const tz::Zone* zone) {
@@ -1088,6 +1076,8 @@ int DecodeTimezone(const char* str, int* tzp) {
   return 0;
 }
 
+}  // namespace
+
 void Dt2Time(int64_t jd, int* hour, int* min, int* sec, int* fsec) {
   int64_t time = jd;
   *hour = static_cast<int>(time / kUsecsPerHour);
@@ -1097,6 +1087,8 @@ void Dt2Time(int64_t jd, int* hour, int* min, int* sec, int* fsec) {
   *sec = static_cast<int>(time / kUsecsPerSec);
   *fsec = static_cast<int>(time - static_cast<int64_t>(*sec) * kUsecsPerSec);
 }
+
+namespace {
 
 struct DecodeResult {
   int dtype = DTK_DATE;
@@ -1797,6 +1789,8 @@ bool ReportDateTimeError(int dterr, const DecodeResult& r, std::string_view str,
   }
 }
 
+}  // namespace
+
 // tm2timestamp. tzp: seconds west of UTC, or nullptr.
 int Tm2Timestamp(const Tm& tm, int fsec, const int* tzp, int64_t* result) {
   if (!IsValidJulian(tm.year, tm.mon, tm.mday)) {
@@ -1874,6 +1868,8 @@ int Timestamp2Tm(int64_t dt, const tz::Zone* zone, int* tzp, Tm* tm,
 const tz::Zone* ZoneOf(const TypeContext& context) {
   return tz::SessionZone(context.timezone);
 }
+
+namespace {
 
 // --- Output helpers ---
 

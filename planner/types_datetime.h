@@ -15,6 +15,10 @@
 #include "planner/planner.h"
 #include "planner/types.h"
 
+namespace kova::planner::types::tz {
+class Zone;
+}  // namespace kova::planner::types::tz
+
 namespace kova::planner::types::dt {
 
 constexpr int64_t kUsecsPerSec = 1000000;
@@ -89,5 +93,42 @@ void IntervalToTime(const Interval& interval, int64_t* out);
 
 // FormatTypeName helper: the interval typmod suffix (" day to second(3)").
 bool IntervalTypmodSuffix(int32_t typmod, std::string* out);
+
+// ---- Calendar internals (PostgreSQL's datetime.c / timestamp.c helpers),
+// for the date/time functions and operators of the expression layer. ----
+
+constexpr int kPostgresEpochJdate = 2451545;
+constexpr int kUnixEpochJdate = 2440588;
+
+struct Tm {
+  int year = 0;
+  int mon = 0;
+  int mday = 0;
+  int hour = 0;
+  int min = 0;
+  int sec = 0;
+  int isdst = -1;
+  int yday = 0;
+  int wday = 0;
+  int64_t gmtoff = 0;
+  const char* zone = nullptr;
+};
+
+int Date2J(int year, int month, int day);
+void J2Date(int jd, int* year, int* month, int* day);
+int J2Day(int date);  // day of the week, 0 = Sunday
+bool IsLeap(int y);
+bool IsValidJulian(int y, int m, int d);
+bool IsValidDate(int64_t d);
+bool IsValidTimestamp(int64_t t);
+void Dt2Time(int64_t jd, int* hour, int* min, int* sec, int* fsec);
+// Offset (seconds WEST of UTC) of local time *tm in zone.
+int DetermineTimeZoneOffset(Tm* tm, const tz::Zone* zone, int64_t* tp);
+// tm2timestamp; tzp: seconds west of UTC, or nullptr. 0 on success.
+int Tm2Timestamp(const Tm& tm, int fsec, const int* tzp, int64_t* result);
+// timestamp2tm; zone nullptr: no conversion. 0 on success.
+int Timestamp2Tm(int64_t dt, const tz::Zone* zone, int* tzp, Tm* tm, int* fsec);
+const tz::Zone* ZoneOf(const TypeContext& context);
+extern const int kDayTab[2][13];
 
 }  // namespace kova::planner::types::dt
