@@ -573,23 +573,56 @@ ExecuteResult SessionImpl::RunDrop(const PgQuery__DropStmt* stmt,
             Err("2BP01", "cannot drop schema " + sname +
                              " because it is required by the database system"));
       }
-      bool has_objects = false;
-      for (const auto& [k, t] : catalog_->tables())
-        has_objects |= t.schema == sname;
-      for (const auto& [k, q] : catalog_->sequences())
-        has_objects |= q.schema == sname;
+      // The schema's objects, as PostgreSQL lists them (views, tables and
+      // sequences not owned by a table of the schema).
+      std::vector<std::pair<std::string, std::string>> objects;  // kind, name
       for (const auto& [k, v] : catalog_->views())
-        has_objects |= v.schema == sname;
-      if (has_objects && !cascade) {
+        if (v.schema == sname) objects.emplace_back("view", v.name);
+      for (const auto& [k, t] : catalog_->tables())
+        if (t.schema == sname) objects.emplace_back("table", t.name);
+      for (const auto& [k, q] : catalog_->sequences())
+        if (q.schema == sname && q.owned_table.empty())
+          objects.emplace_back("sequence", q.name);
+      std::string detail;
+      for (const auto& [kind, oname] : objects)
+        detail += (detail.empty() ? "" : "\n") + kind + " " + sname + "." +
+                  oname + (cascade ? "" : " depends on schema " + sname);
+      if (!objects.empty() && !cascade) {
         PgError e = Err("2BP01", "cannot drop schema " + sname +
                                      " because other objects depend on it");
+        e.detail = detail;
         e.hint = "Use DROP ... CASCADE to drop the dependent objects too.";
         return Fail(e);
       }
-      if (has_objects)
-        return Fail(Err("0A000",
-                        "DROP SCHEMA ... CASCADE of a schema with "
-                        "objects is not supported yet"));
+      if (objects.size() == 1) {
+        Notice(sink, "NOTICE", "00000",
+               "drop cascades to " + objects[0].first + " " + sname + "." +
+                   objects[0].second);
+      } else if (!objects.empty()) {
+        std::string list;
+        for (const auto& [kind, oname] : objects)
+          list += (list.empty() ? "" : "\n") +
+                  std::string("drop cascades to ") + kind + " " + sname + "." +
+                  oname;
+        PgError notice =
+            Err("00000", "drop cascades to " + std::to_string(objects.size()) +
+                             " other objects");
+        notice.severity = "NOTICE";
+        notice.detail = list;
+        sink->Notice(notice);
+      }
+      for (const auto& [kind, oname] : objects) {
+        std::unique_ptr<sql::ParseTree> tree;
+        sql::SyntaxError syntax;
+        std::string text =
+            "DROP " + kind + " " + QuoteQualified(sname, oname) + " CASCADE";
+        if (!sql::ParseTree::Parse(text, &tree, &syntax))
+          return Fail(Err("XX000", "cannot drop " + text));
+        suppress_notices_ = true;
+        ExecuteResult r = RunDrop(tree->statement(0).stmt->drop_stmt, sink);
+        suppress_notices_ = false;
+        if (!r.ok) return r;
+      }
       s = catalog::Catalog::Remove(storage_.get(), database_, "schema", sname,
                                    sname);
       if (!s.ok()) return Fail(TableError(s));
@@ -794,8 +827,10 @@ ExecuteResult SessionImpl::RunTruncate(const PgQuery__TruncateStmt* stmt) {
     context.db = database_;
     const catalog::Table* t;
     const catalog::View* v;
-    if (!QueryCompiler::LookupRelation(&context, rv, &t, &v, &error))
+    if (!QueryCompiler::LookupRelation(&context, rv, &t, &v, &error)) {
+      error.position = 0;  // PostgreSQL gives TRUNCATE's error no position
       return Fail(error);
+    }
     if (v) return Fail(Err("42809", "\"" + v->name + "\" is not a table"));
     tables.push_back(t);
   }
@@ -854,8 +889,10 @@ ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
   const catalog::Table* found;
   const catalog::View* view;
   if (!QueryCompiler::LookupRelation(&context, stmt->relation, &found, &view,
-                                     &error))
+                                     &error)) {
+    error.position = 0;  // as PostgreSQL's CREATE INDEX
     return Fail(error);
+  }
   if (view || (found->schema == "admin"))
     return Fail(Err("42809", "cannot create index on relation \"" +
                                  std::string(stmt->relation->relname) + "\""));
@@ -908,6 +945,32 @@ ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
       PgError e =
           Err("23505", "could not create unique index \"" + x.name + "\"");
       e.detail = "Key is duplicated.";
+      // The first duplicated key, as PostgreSQL reports it.
+      std::string tbl, cols, group;
+      if (CollectionTable(table.collection, &tbl, &error)) {
+        for (size_t i = 0; i < x.columns.size(); i++) {
+          const catalog::Column* c = table.FindColumn(x.columns[i]);
+          group += (i ? ", " : "") + ColumnSql("k", x.columns[i], c->type);
+        }
+        std::string sql = "SELECT " + group + " FROM " + tbl +
+                          " AS k GROUP BY " + group +
+                          " HAVING count(*) > 1 LIMIT 1";
+        sqlite3_stmt* q = CachedStatement(sql, &error);
+        if (q && sqlite3_step(q) == SQLITE_ROW) {
+          std::string names, values;
+          for (size_t i = 0; i < x.columns.size(); i++) {
+            const catalog::Column* c = table.FindColumn(x.columns[i]);
+            Value v;
+            PgError ignored;
+            FromSValue(c->type, ReadColumn(q, static_cast<int>(i)),
+                       settings_.type_context(), &v, &ignored);
+            names += (i ? ", " : "") + x.columns[i];
+            values += (i ? ", " : "") + (v ? *v : std::string("null"));
+          }
+          e.detail = "Key (" + names + ")=(" + values + ") is duplicated.";
+        }
+        if (q) sqlite3_reset(q);
+      }
       return Fail(e);
     }
     return Fail(TableError(s));

@@ -152,8 +152,10 @@ bool Assignable(uint32_t from, uint32_t to) {
 bool CoerceForColumn(Analyzer* analyzer, std::unique_ptr<Expr>* e,
                      const catalog::Column& col, PgError* error) {
   if ((*e)->type == oid::kUnknown) {
-    if (!analyzer->Coerce(e, col.type, col.typmod, error)) return false;
-    return true;
+    // The literal becomes the column's type here; its length or precision
+    // is checked when the value is assigned (AssignValue), without a
+    // position, as PostgreSQL's length coercion.
+    return analyzer->Coerce(e, col.type, -1, error);
   }
   if (!Assignable((*e)->type, col.type)) {
     PgError err = Err("42804",
@@ -455,16 +457,29 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
     dml->insert_columns.clear();
     dml->rows.push_back({});
   } else if (values_form) {
+    size_t width = src->values_lists[0]->list->n_items;
+    for (size_t r = 1; r < src->n_values_lists; r++) {
+      const PgQuery__List* list = src->values_lists[r]->list;
+      if (list->n_items != width) {
+        *error = Err("42601", "VALUES lists must all be the same length",
+                     list->n_items ? NodeLocation(list->items[0]) : -1);
+        return false;
+      }
+    }
+    // Without a column list the leading columns take the values and the
+    // rest their defaults.
+    if (ins->n_cols == 0 && width < dml->insert_columns.size())
+      dml->insert_columns.resize(width);
     for (size_t r = 0; r < src->n_values_lists; r++) {
       const PgQuery__List* list = src->values_lists[r]->list;
       if (list->n_items > dml->insert_columns.size()) {
-        *error =
-            Err("42601", "INSERT has more expressions than target columns", -1);
+        *error = Err("42601", "INSERT has more expressions than target columns",
+                     NodeLocation(list->items[dml->insert_columns.size()]));
         return false;
       }
       if (list->n_items < dml->insert_columns.size()) {
-        *error =
-            Err("42601", "INSERT has more target columns than expressions");
+        *error = Err("42601", "INSERT has more target columns than expressions",
+                     ins->cols[list->n_items]->res_target->location);
         return false;
       }
       std::vector<std::shared_ptr<Expr>> row;
@@ -509,11 +524,19 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
     for (size_t c = 0; c < compiled->columns.size(); c++) {
       const catalog::Column& col = table.columns[dml->insert_columns[c]];
       uint32_t t = compiled->columns[c].type_oid;
-      if (!Assignable(t, col.type) && t != oid::kText) {
-        PgError err =
-            Err("42804", "column \"" + col.name + "\" is of type " +
-                             types::FormatTypeName(col.type, -1) +
-                             " but expression is of type " + TypeName(t));
+      // An untyped literal in the SELECT list takes the column's type.
+      bool literal = c < src->n_target_list &&
+                     src->target_list[c]->res_target->val->node_case ==
+                         PG_QUERY__NODE__NODE_A_CONST;
+      if (!Assignable(t, col.type) && !literal) {
+        int location = c < src->n_target_list
+                           ? NodeLocation(src->target_list[c]->res_target->val)
+                           : -1;
+        PgError err = Err("42804",
+                          "column \"" + col.name + "\" is of type " +
+                              types::FormatTypeName(col.type, -1) +
+                              " but expression is of type " + TypeName(t),
+                          location);
         err.hint = "You will need to rewrite or cast the expression.";
         *error = err;
         return false;

@@ -432,6 +432,19 @@ bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
     }
   }
   if (!qualifier.empty()) {
+    for (QueryCompiler* scope = this; scope; scope = scope->parent_) {
+      for (const auto& entry : scope->entries_) {
+        if (entry.relname == qualifier && entry.alias != qualifier) {
+          *error = Err("42P01",
+                       "invalid reference to FROM-clause entry for table \"" +
+                           qualifier + "\"",
+                       ref->location);
+          error->hint = "Perhaps you meant to reference the table alias \"" +
+                        entry.alias + "\".";
+          return false;
+        }
+      }
+    }
     *error = Err("42P01",
                  "missing FROM-clause entry for table \"" + qualifier + "\"",
                  ref->location);
@@ -439,6 +452,21 @@ bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
   }
   *error =
       Err("42703", "column \"" + column + "\" does not exist", ref->location);
+  // A column whose name differs only in case, as PostgreSQL suggests.
+  for (const auto& entry : entries_) {
+    for (const auto& c : entry.columns) {
+      if (c.name.size() != column.size() || c.name == column) continue;
+      bool same = true;
+      for (size_t i = 0; i < column.size() && same; i++)
+        same = std::tolower(static_cast<unsigned char>(c.name[i])) ==
+               std::tolower(static_cast<unsigned char>(column[i]));
+      if (same) {
+        error->hint = "Perhaps you meant to reference the column \"" +
+                      entry.alias + "." + c.name + "\".";
+        return false;
+      }
+    }
+  }
   return false;
 }
 

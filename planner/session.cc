@@ -203,6 +203,7 @@ void SessionImpl::OnStatementError() {
 
 void SessionImpl::Notice(ResultSink* sink, const char* severity,
                          const char* sqlstate, std::string message) {
+  if (suppress_notices_) return;
   static const char* kLevels[] = {"debug5", "debug4",  "debug3",
                                   "debug2", "debug1",  "log",
                                   "notice", "warning", "error"};

@@ -224,7 +224,8 @@ class SessionImpl : public Session, public SessionHooks {
                               ResultSink* sink);
   ExecuteResult RunCreateView(const PgQuery__ViewStmt* stmt, const Plan& plan);
   ExecuteResult RunComment(const PgQuery__CommentStmt* stmt);
-  ExecuteResult RunRenameObject(const PgQuery__RenameStmt* stmt);
+  ExecuteResult RunRenameObject(const PgQuery__RenameStmt* stmt,
+                                ResultSink* sink);
   // A storage status as a PostgreSQL error.
   PgError TableError(const docstore::Status& s);
   // Sequence helpers (sequences.cc).
@@ -276,6 +277,7 @@ class SessionImpl : public Session, public SessionHooks {
   bool single_statement_ = false;
   // The statement being analysed or run writes storage (WritesStorage).
   bool statement_writes_ = false;
+  bool suppress_notices_ = false;  // objects dropped by a cascade
   // Per-statement snapshots in READ COMMITTED blocks (RefreshReadSnapshot).
   int64_t statement_seq_ = 0;
   int64_t snapshot_statement_ = -1;
