@@ -161,6 +161,8 @@ void ReadTable(const bson_t* doc, Table* t) {
             x.unique = bson_iter_as_bool(f);
           else if (!strcmp(k, "columns"))
             x.columns = GetStrings(f);
+          else if (!strcmp(k, "comment"))
+            x.comment = GetString(f);
           else if (!strcmp(k, "constraint"))
             x.constraint = GetString(f);
         });
@@ -302,6 +304,8 @@ Status Catalog::Load(docstore::Session* session, std::string_view db,
           q.owned_column = GetString(&it);
         else if (!strcmp(key, "owner"))
           q.owner = GetString(&it);
+        else if (!strcmp(key, "comment"))
+          q.comment = GetString(&it);
       }
       catalog->sequences_[Key(q.schema, q.name)] = std::move(q);
     } else if (kind == "view") {
@@ -319,6 +323,8 @@ Status Catalog::Load(docstore::Session* session, std::string_view db,
           v.query = GetString(&it);
         else if (!strcmp(key, "owner"))
           v.owner = GetString(&it);
+        else if (!strcmp(key, "comment"))
+          v.comment = GetString(&it);
         else if (!strcmp(key, "columns")) {
           ForEach(&it, [&](const char*, bson_iter_t* c) {
             ViewColumn col;
@@ -419,6 +425,7 @@ Status Catalog::PutTable(docstore::Session* session, std::string_view db,
     bson_append_bool(&one, "unique", -1, x.unique);
     PutStrings(&one, "columns", x.columns);
     if (!x.constraint.empty()) PutString(&one, "constraint", x.constraint);
+    if (!x.comment.empty()) PutString(&one, "comment", x.comment);
     bson_append_document_end(&idx, &one);
   }
   bson_append_array_end(&doc, &idx);
@@ -437,6 +444,7 @@ Status Catalog::PutSequence(docstore::Session* session, std::string_view db,
   PutString(&doc, "owned_table", q.owned_table);
   PutString(&doc, "owned_column", q.owned_column);
   PutString(&doc, "owner", q.owner);
+  if (!q.comment.empty()) PutString(&doc, "comment", q.comment);
   Status s = Replace(session, db, &doc);
   bson_destroy(&doc);
   return s;
@@ -448,6 +456,7 @@ Status Catalog::PutView(docstore::Session* session, std::string_view db,
   Begin(&doc, "view", v.schema, v.name, v.oid);
   PutString(&doc, "query", v.query);
   PutString(&doc, "owner", v.owner);
+  if (!v.comment.empty()) PutString(&doc, "comment", v.comment);
   bson_t cols;
   bson_append_array_begin(&doc, "columns", -1, &cols);
   for (size_t i = 0; i < v.columns.size(); i++) {

@@ -57,6 +57,7 @@ struct Index {
   std::vector<std::string> columns;
   // The constraint that owns it ('p' / 'u'), empty for CREATE INDEX.
   std::string constraint;
+  std::string comment;  // COMMENT ON INDEX
 };
 
 struct Table {
@@ -84,6 +85,7 @@ struct Sequence {
   std::string owned_table;  // schema-qualified, empty when not owned
   std::string owned_column;
   std::string owner;
+  std::string comment;  // COMMENT ON SEQUENCE
 };
 
 struct ViewColumn {
@@ -98,6 +100,7 @@ struct View {
   std::string query;  // the SELECT, as SQL text
   std::vector<ViewColumn> columns;
   std::string owner;
+  std::string comment;  // COMMENT ON VIEW
 };
 
 struct Schema {

@@ -224,7 +224,8 @@ class SessionImpl : public Session, public SessionHooks {
                               ResultSink* sink);
   ExecuteResult RunCreateView(const PgQuery__ViewStmt* stmt, const Plan& plan);
   ExecuteResult RunComment(const PgQuery__CommentStmt* stmt);
-  ExecuteResult RunRenameObject(const PgQuery__RenameStmt* stmt);
+  ExecuteResult RunRenameObject(const PgQuery__RenameStmt* stmt,
+                                ResultSink* sink);
   // A storage status as a PostgreSQL error.
   PgError TableError(const docstore::Status& s);
   // Sequence helpers (sequences.cc).

@@ -394,7 +394,7 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
       return RunDropRole(node->drop_role_stmt, sink);
     case PG_QUERY__NODE__NODE_RENAME_STMT: {
       if (node->rename_stmt->rename_type != PG_QUERY__OBJECT_TYPE__OBJECT_ROLE)
-        return RunRenameObject(node->rename_stmt);
+        return RunRenameObject(node->rename_stmt, sink);
       PgError ro;
       if (!CheckWritable("ALTER ROLE", &ro)) return Fail(ro);
       return RunRenameRole(node->rename_stmt, sink);

@@ -1,0 +1,130 @@
+// Shared by ddl_alter*.cc: the helper that runs ALTER TABLE, CREATE VIEW,
+// COMMENT and ALTER ... RENAME against a session's catalog and storage.
+// Internal to the planner.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "planner/ddl.h"
+#include "planner/expr.h"
+#include "planner/session_impl.h"
+
+namespace kova::planner {
+
+// A stored document of a table with its columns decoded to canonical text.
+struct StoredRow {
+  int64_t rid = 0;
+  std::string doc;  // BSON bytes
+  std::vector<Value> values;
+};
+
+// Calls fn for every parse node under msg (protobuf-c message), children
+// before their parent.
+void VisitParseNodes(ProtobufCMessage* msg,
+                     const std::function<void(PgQuery__Node*)>& fn);
+// The column names an expression refers to, in order of appearance.
+std::vector<std::string> ExpressionColumns(const std::string& expr_text);
+// An expression's text with every column reference `from` renamed `to`.
+std::string RenameExpressionColumn(const std::string& expr_text,
+                                   const std::string& from,
+                                   const std::string& to);
+// A SELECT statement as SQL text (libpg_query's deparser); empty on failure.
+std::string DeparseSelect(const PgQuery__Node* select);
+
+class AlterRunner {
+ public:
+  AlterRunner(SessionImpl* session, ResultSink* sink)
+      : session_(session), sink_(sink) {}
+
+  ExecuteResult AlterTable(const PgQuery__AlterTableStmt* stmt);
+  ExecuteResult CreateView(const PgQuery__ViewStmt* stmt);
+  ExecuteResult Comment(const PgQuery__CommentStmt* stmt);
+  ExecuteResult Rename(const PgQuery__RenameStmt* stmt);
+
+ private:
+  // ---- ALTER TABLE subcommands (ddl_alter.cc) ----
+  bool AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  bool DropColumn(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  bool ColumnDefault(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  bool SetNotNull(const std::string& column, PgError* error);
+  bool DropNotNull(const std::string& column, PgError* error);
+  bool AlterColumnType(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  bool AddIdentity(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  bool SetIdentity(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  bool DropIdentity(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  bool AddConstraint(const PgQuery__Constraint* con, int column,
+                     PgError* error);
+  bool DropConstraint(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  bool ChangeOwner(const PgQuery__RoleSpec* role, PgError* error);
+
+  // ---- shared steps ----
+  // The table being altered, as the catalog has it now.
+  catalog::Table& table() { return table_; }
+  bool Reload(PgError* error);  // re-reads table_ after a catalog write
+  bool SaveTable(PgError* error);
+  bool SaveTable(const catalog::Table& table, PgError* error);
+  bool ReadRows(const catalog::Table& table, std::vector<StoredRow>* rows,
+                PgError* error);
+  // Replaces the document in row `rid` with `doc`.
+  bool WriteDocument(const catalog::Table& table, int64_t rid,
+                     const bson_t* doc, PgError* error);
+  // Analyses an expression over the columns of one row (row value i is
+  // parameter i). `context` names the place for aggregate errors.
+  bool AnalyzeRowExpression(const catalog::Table& table,
+                            const PgQuery__Node* node, const char* context,
+                            std::unique_ptr<Expr>* out, PgError* error);
+  // Makes the column autoincrement, fed by the sequence (DESIGN.md 3 rule
+  // 5/6): the sequence's counter row becomes the column's.
+  bool LinkSequence(catalog::Column* col, const catalog::Sequence& seq,
+                    PgError* error);
+  // Makes an autoincrement column ordinary; the counter row goes back to
+  // its sequence (or is deleted with `drop_counter`).
+  bool UnlinkCounter(catalog::Column* col, bool drop_counter, PgError* error);
+  // A new sequence (and counter) for an identity or serial column.
+  bool CreateColumnSequence(catalog::Column* col, const SeqDef& def,
+                            const std::string& schema, const std::string& name,
+                            PgError* error);
+  // Builds a unique index for a PRIMARY KEY / UNIQUE constraint, with
+  // PostgreSQL's error when stored rows collide.
+  bool BuildUniqueIndex(const catalog::Constraint& c, PgError* error);
+  // Docstore indexes that only an autoincrement field needed give way to a
+  // constraint index that now covers the field.
+  bool DropRedundantFieldIndexes(PgError* error);
+  bool ValidateCheck(const catalog::Constraint& c, PgError* error);
+  bool ValidateForeignKey(const catalog::Constraint& c,
+                          const catalog::Table& target, PgError* error);
+  // Drops a constraint of table_ (its index too) and, with cascade, the
+  // foreign keys of other tables that depend on its index.
+  bool RemoveConstraint(const std::string& name, bool cascade,
+                        const std::string& dependency_what, PgError* error);
+  std::string ChooseName(const std::string& name1, const std::string& name2,
+                         const std::string& label,
+                         const std::vector<std::string>& taken = {});
+  // Renames a docstore index (the catalog index name follows).
+  bool RenameStorageIndex(const std::string& collection,
+                          const std::string& from, const std::string& to,
+                          PgError* error);
+  bool RoleExists(const std::string& name);
+
+  // ---- RENAME (ddl_alter_objects.cc) ----
+  ExecuteResult RenameRelation(const PgQuery__RenameStmt* stmt);
+  ExecuteResult RenameColumn(const PgQuery__RenameStmt* stmt);
+  ExecuteResult RenameConstraint(const PgQuery__RenameStmt* stmt);
+  bool RenameTableTo(const std::string& new_name, PgError* error);
+
+  void Notice(const char* sqlstate, const std::string& message);
+  docstore::Session* storage() { return session_->storage_.get(); }
+  const catalog::Catalog& cat() { return *session_->catalog_; }
+  const std::string& db() { return session_->database_; }
+  bool Store(const docstore::Status& s, PgError* error);
+
+  SessionImpl* session_;
+  ResultSink* sink_;
+  catalog::Table table_;
+};
+
+}  // namespace kova::planner
