@@ -291,6 +291,19 @@ class Session {
   Status RenameCollection(std::string_view db, std::string_view name,
                           std::string_view new_name);
 
+  // ---- Bulk load (bulk.cc) ----
+
+  // Inserts documents into an existing collection, in order, inside the
+  // current write transaction (BeginWrite first), each as Insert would: an
+  // _id when absent, the next value for each omitted autoincrement field,
+  // and a sent value moving its counter. One prepared statement serves every
+  // document, no savepoint is taken per document, and each counter row is
+  // written once per call. Stops at the first document that fails:
+  // *inserted counts those stored before it (they stay; the caller's
+  // rollback undoes them). Counter values handed out stay handed out.
+  Status InsertMany(std::string_view db, std::string_view collection,
+                    const bson_t* const* docs, size_t count, size_t* inserted);
+
   // The session's SQLite connection, for layers that run SQL over
   // collections (the planner). Functions kova_key(doc, path) is registered.
   sqlite3* connection();

@@ -266,6 +266,10 @@ void Connection::SendError(const PgError& e, char type) {
     w.Int8('P');
     w.CString(std::to_string(e.position));
   }
+  if (!e.context.empty()) {
+    w.Int8('W');
+    w.CString(e.context);
+  }
   w.Int8(0);
   w.End();
   MaybeFlush();

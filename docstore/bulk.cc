@@ -1,0 +1,200 @@
+// Bulk load: many documents into one collection with one prepared INSERT,
+// no savepoint per document, and counter rows written once per call.
+#include <cstring>
+
+#include "docstore/internal.h"
+
+namespace kova::docstore {
+namespace {
+
+// An autoincrement field of the collection, numbered locally between the
+// first value the counter code hands out and the end of the call.
+struct LocalCounter {
+  const std::string* field = nullptr;
+  std::string id;
+  bool valid = false;  // `row` and `last` are current
+  bool dirty = false;  // `last` moved past what the row holds
+  bool handed = false;
+  CounterRow row;
+  int64_t last = 0;
+};
+
+}  // namespace
+
+Status SessionImpl::InsertManyLocked(const CollectionMeta& meta,
+                                     const bson_t* const* docs, size_t count,
+                                     size_t* inserted) {
+  *inserted = 0;
+  if (is_counters(meta)) {
+    return Status::Error(Code::kIllegalOperation,
+                         "admin.counters takes documents one at a time");
+  }
+  sqlite3_stmt* raw;
+  Status s = Prepare(meta.insert_sql, &raw);
+  if (!s.ok()) return s;
+  std::vector<LocalCounter> counters(meta.autoincrement.size());
+  for (size_t k = 0; k < counters.size(); k++) {
+    counters[k].field = &meta.autoincrement[k];
+    counters[k].id = CounterId(meta.ns, meta.autoincrement[k]);
+  }
+  // Writes the locally numbered counters back (once per call).
+  auto flush = [&]() {
+    Status result;
+    for (LocalCounter& c : counters) {
+      if (!c.valid) continue;
+      if (c.dirty) {
+        Status w = StoreCounterLast(c.id, c.row, c.last);
+        if (!w.ok() && result.ok()) result = w;
+      }
+      if (c.handed) {
+        auto& entry = handed_out_[c.id];
+        entry.first = meta.ns;
+        entry.second = c.last;
+      }
+      c.valid = c.dirty = c.handed = false;
+    }
+    return result;
+  };
+  auto fail = [&](Status error) {
+    Status f = flush();
+    (void)f;
+    return error;
+  };
+
+  bson_t out;
+  bson_init(&out);
+  struct Destroy {
+    bson_t* doc;
+    ~Destroy() { bson_destroy(doc); }
+  } destroy{&out};
+  std::vector<std::pair<LocalCounter*, int64_t>> sent;
+  for (size_t n = 0; n < count; n++) {
+    const bson_t* doc = docs[n];
+    bson_reinit(&out);
+    bson_iter_t it;
+    if (!bson_iter_init(&it, doc)) {
+      return fail(Status::Error(Code::kBadValue, "invalid BSON document"));
+    }
+    bson_iter_t id;
+    if (bson_iter_init_find(&id, doc, "_id")) {
+      switch (bson_iter_type(&id)) {
+        case BSON_TYPE_ARRAY:
+        case BSON_TYPE_REGEX:
+        case BSON_TYPE_UNDEFINED:
+          return fail(Status::Error(
+              Code::kBadValue, "_id cannot be an array, a regex or undefined"));
+        default:
+          break;
+      }
+      bson_append_iter(&out, "_id", 3, &id);
+    } else {
+      bson_oid_t oid;
+      bson_oid_init(&oid, nullptr);
+      bson_append_oid(&out, "_id", 3, &oid);
+    }
+    while (bson_iter_next(&it)) {
+      if (bson_iter_key_len(&it) == 3 &&
+          memcmp(bson_iter_key(&it), "_id", 3) == 0)
+        continue;
+      bson_append_iter(&out, bson_iter_key(&it),
+                       static_cast<int>(bson_iter_key_len(&it)), &it);
+    }
+    sent.clear();
+    for (LocalCounter& c : counters) {
+      bson_iter_t fit;
+      if (bson_iter_init(&fit, doc) && FindKeyExact(&fit, *c.field)) {
+        if (std::optional<int64_t> v = IntegralValue(&fit))
+          sent.emplace_back(&c, *v);
+        continue;
+      }
+      int64_t value = 0;
+      bool local = false;
+      if (c.valid) {
+        // last + increment while it stays within the bounds; the counter
+        // code handles everything else (cycling, exhaustion).
+        int64_t next;
+        if (!__builtin_add_overflow(c.last, c.row.increment, &next) &&
+            next >= c.row.min && next <= c.row.max) {
+          value = next;
+          local = true;
+        }
+      }
+      if (!local) {
+        if (c.valid) {
+          Status w =
+              c.dirty ? StoreCounterLast(c.id, c.row, c.last) : Status::OK();
+          if (c.handed) {
+            auto& entry = handed_out_[c.id];
+            entry.first = meta.ns;
+            entry.second = c.last;
+          }
+          c.valid = c.dirty = c.handed = false;
+          if (!w.ok()) return fail(w);
+        }
+        s = NextCounterValue(meta, *c.field, &value);
+        if (!s.ok()) return fail(s);
+        s = LoadCounterRow(c.id, &c.row);
+        if (!s.ok()) return fail(s);
+        c.valid = c.row.exists && c.row.last && *c.row.last == value;
+        c.last = value;
+      } else {
+        c.last = value;
+        c.dirty = true;
+        c.handed = true;
+      }
+      AppendInteger(&out, *c.field, value);
+    }
+    bson_iter_t key;
+    bson_iter_init(&key, &out);
+    bson_iter_next(&key);
+    BindKey(raw, 1, &key);
+    sqlite3_bind_blob(raw, 2, bson_get_data(&out), out.len, SQLITE_STATIC);
+    int rc = sqlite3_step(raw);
+    if (rc != SQLITE_DONE) {
+      Status error = rc == SQLITE_CONSTRAINT_UNIQUE
+                         ? DuplicateKeyError(meta, &out)
+                         : SqliteError(db_, rc, "insert into " + meta.ns);
+      sqlite3_reset(raw);
+      sqlite3_clear_bindings(raw);
+      return fail(error);
+    }
+    sqlite3_reset(raw);
+    for (const auto& [c, v] : sent) {
+      if (c->valid) {
+        if (c->row.increment > 0 ? v > c->last : v < c->last) {
+          c->last = v;
+          c->dirty = true;
+        }
+        continue;
+      }
+      s = MoveCounterForSentValue(meta, *c->field, v);
+      if (!s.ok()) return fail(s);
+    }
+    ++*inserted;
+  }
+  sqlite3_clear_bindings(raw);
+  return flush();
+}
+
+Status Session::InsertMany(std::string_view db, std::string_view collection,
+                           const bson_t* const* docs, size_t count,
+                           size_t* inserted) {
+  *inserted = 0;
+  if (!impl_->explicit_txn()) {
+    return Status::Error(Code::kIllegalOperation,
+                         "InsertMany needs a write transaction");
+  }
+  Status s = ValidateDbName(db);
+  if (s.ok()) s = impl_->RefreshCatalog();
+  const CollectionMeta* meta = nullptr;
+  if (s.ok()) s = impl_->LookupCollection(Namespace(db, collection), &meta);
+  if (!s.ok()) return s;
+  if (!meta) {
+    return Status::Error(
+        Code::kNamespaceNotFound,
+        "collection " + Namespace(db, collection) + " does not exist");
+  }
+  return impl_->InsertManyLocked(*meta, docs, count, inserted);
+}
+
+}  // namespace kova::docstore
