@@ -944,77 +944,163 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
     return false;
   }
   std::vector<std::unique_ptr<Expr>> args;
-  for (size_t i = 0; i < f->n_args; i++) {
-    std::unique_ptr<Expr> arg;
-    if (!Analyze(f->args[i], &arg, error)) return false;
-    args.push_back(std::move(arg));
+  if (name == "make_interval") {
+    // Named arguments (years => 1, ...) with PostgreSQL's defaults of 0.
+    static const char* const kNames[] = {"years", "months", "weeks", "days",
+                                         "hours", "mins",   "secs"};
+    std::vector<const PgQuery__Node*> slots(7, nullptr);
+    size_t positional = 0;
+    bool named = false;
+    for (size_t i = 0; i < f->n_args; i++) {
+      const PgQuery__Node* a = f->args[i];
+      if (a->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
+        named = true;
+        std::string arg_name = a->named_arg_expr->name;
+        size_t k = 0;
+        while (k < 7 && arg_name != kNames[k]) k++;
+        if (k == 7) {
+          PgError err = Err("42883",
+                            "function make_interval(" + arg_name +
+                                " => unknown) does not exist",
+                            f->location);
+          err.hint =
+              "No function matches the given name and argument types. You "
+              "might need to add explicit type casts.";
+          *error = err;
+          return false;
+        }
+        slots[k] = a->named_arg_expr->arg;
+      } else if (positional < 7) {
+        slots[positional++] = a;
+      }
+    }
+    if (named) {
+      for (size_t k = 0; k < 7; k++) {
+        std::unique_ptr<Expr> arg;
+        if (slots[k]) {
+          if (!Analyze(slots[k], &arg, error)) return false;
+        } else {
+          arg = Const(k == 6 ? oid::kFloat8 : oid::kInt4, std::string("0"),
+                      f->location);
+        }
+        args.push_back(std::move(arg));
+      }
+    }
+  }
+  if (args.empty()) {
+    for (size_t i = 0; i < f->n_args; i++) {
+      if (f->args[i]->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
+        *error =
+            Err("0A000", "named arguments are not supported yet for " + full,
+                f->location);
+        return false;
+      }
+      std::unique_ptr<Expr> arg;
+      if (!Analyze(f->args[i], &arg, error)) return false;
+      args.push_back(std::move(arg));
+    }
+  }
+  if (f->func_variadic) {
+    *error = Err("0A000", "VARIADIC arrays are not supported yet", f->location);
+    return false;
   }
   if (name == "pg_typeof" && args.size() == 1) {
     // The regtype of the argument's type, known at analysis.
-    *out = Const(2206, types::FormatTypeName(args[0]->type, args[0]->typmod),
-                 f->location);
+    bool svf = args[0]->kind == Expr::Kind::kCast &&
+               args[0]->name == "sqlvaluefunction";
+    *out = Const(
+        2206, types::FormatTypeName(args[0]->type, svf ? -1 : args[0]->typmod),
+        f->location);
     return true;
   }
-  if ((name == "concat" && !args.empty()) ||
-      (name == "concat_ws" && args.size() >= 2)) {
+  if (name == "regexp_match" || name == "regexp_matches" ||
+      name == "regexp_split_to_array" || name == "regexp_split_to_table" ||
+      name == "string_to_array" || name == "array_to_string" ||
+      name == "current_schemas" || name == "array_length" || name == "unnest" ||
+      name == "array_agg" || name == "string_to_table" ||
+      name == "generate_series" || name == "json_agg" || name == "jsonb_agg" ||
+      name == "json_object_agg" || name == "jsonb_object_agg" ||
+      name == "json_each" || name == "jsonb_each" ||
+      name == "json_array_elements" || name == "jsonb_array_elements" ||
+      name == "json_object_keys" || name == "jsonb_object_keys") {
+    *error = Err("0A000",
+                 "function " + name +
+                     " is not supported yet (arrays and set-returning "
+                     "functions are not supported)",
+                 f->location);
+    return false;
+  }
+  if (name == "row_to_json" || name == "json_populate_record" ||
+      name == "jsonb_populate_record" || name == "row") {
+    *error = Err("0A000",
+                 "function " + name +
+                     " is not supported yet (row values are not supported)",
+                 f->location);
+    return false;
+  }
+  // Functions over "any": the argument types are kept for evaluation.
+  bool variadic_any =
+      (name == "concat" && !args.empty()) ||
+      (name == "concat_ws" && args.size() >= 2) ||
+      (name == "format" && !args.empty()) ||
+      ((name == "num_nulls" || name == "num_nonnulls") && !args.empty()) ||
+      name == "json_build_object" || name == "jsonb_build_object" ||
+      name == "json_build_array" || name == "jsonb_build_array" ||
+      ((name == "to_json" || name == "to_jsonb") && args.size() == 1);
+  if (variadic_any) {
+    if ((name == "json_build_object" || name == "jsonb_build_object") &&
+        args.size() % 2 != 0) {
+      PgError err =
+          Err("22023", "argument list must have even number of elements");
+      err.hint = "The arguments of " + name +
+                 "() must consist of alternating keys and values.";
+      *error = err;
+      return false;
+    }
     auto e = std::make_unique<Expr>();
     e->kind = Expr::Kind::kFunction;
     e->name = name;
-    e->type = oid::kText;
+    e->type = name == "num_nulls" || name == "num_nonnulls" ? oid::kInt4
+              : name == "json_build_object" || name == "json_build_array" ||
+                      name == "to_json"
+                  ? oid::kJson
+              : name == "jsonb_build_object" || name == "jsonb_build_array" ||
+                      name == "to_jsonb"
+                  ? oid::kJsonb
+                  : oid::kText;
     e->location = f->location;
-    for (auto& arg : args) {
+    for (size_t i = 0; i < args.size(); i++) {
+      auto& arg = args[i];
+      bool text_arg =
+          (name == "format" && i == 0) || (name == "concat_ws" && i == 0);
       if (!Coerce(&arg, oid::kText, -1, error)) return false;
+      if (text_arg && !IsText(arg->type))
+        arg = CastTo(std::move(arg), oid::kText);
       e->args.push_back(std::move(arg));
     }
     *out = std::move(e);
     return true;
   }
-  // Candidates in three passes, as PostgreSQL's func_select_candidate
-  // roughly: exact types; unknowns taking the category's preferred type
-  // (text, float8, bool); then implicit numeric widening.
-  const FunctionDef* chosen = nullptr;
-  for (int pass = 0; pass < 3 && !chosen; pass++) {
-    for (const FunctionDef& def : Functions()) {
-      if (name != def.name || def.args.size() != args.size()) continue;
-      bool match = true;
-      for (size_t i = 0; i < args.size() && match; i++) {
-        uint32_t t = args[i]->type, want = def.args[i];
-        if (t == want || (IsText(t) && IsText(want) && t != oid::kUnknown)) {
-          continue;
-        }
-        if (t == oid::kUnknown) {
-          match = pass >= 1 && (pass == 2 || want == oid::kText ||
-                                want == oid::kFloat8 || want == oid::kBool);
-          continue;
-        }
-        match = pass == 2 && IsNumber(t) && IsNumber(want) &&
-                ArithmeticType(t, want) == want;
-      }
-      if (match) {
-        chosen = &def;
-        break;
-      }
-    }
-  }
-  for (const FunctionDef& def : Functions()) {
-    if (&def != chosen) continue;
+  if ((name == "quote_literal" || name == "quote_nullable") &&
+      args.size() == 1 && args[0]->type != oid::kUnknown &&
+      !IsText(args[0]->type))
+    args[0] = CastTo(std::move(args[0]), oid::kText);
+  std::vector<uint32_t> types;
+  for (const auto& arg : args) types.push_back(arg->type);
+  std::vector<const FunctionDef*> cands;
+  for (const FunctionDef& def : Functions())
+    if (name == def.name && def.args.size() == args.size())
+      cands.push_back(&def);
+  bool ambiguous = false;
+  const FunctionDef* chosen = SelectCandidate(cands, types, &ambiguous);
+  if (chosen) {
+    if (!CoerceArgs(*chosen, &args, error)) return false;
     auto e = std::make_unique<Expr>();
     e->kind = Expr::Kind::kFunction;
     e->name = name;
-    e->type = def.result;
+    e->type = chosen->result;
     e->location = f->location;
-    for (size_t i = 0; i < args.size(); i++) {
-      if (!Coerce(&args[i], def.args[i], -1, error)) return false;
-      if (args[i]->type != def.args[i]) {
-        auto cast = std::make_unique<Expr>();
-        cast->kind = Expr::Kind::kCast;
-        cast->type = def.args[i];
-        cast->location = args[i]->location;
-        cast->args.push_back(std::move(args[i]));
-        args[i] = std::move(cast);
-      }
-      e->args.push_back(std::move(args[i]));
-    }
+    e->args = std::move(args);
     *out = std::move(e);
     return true;
   }
@@ -1023,12 +1109,20 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
     if (i) sig += ", ";
     sig += TypeName(args[i]->type);
   }
-  PgError err =
-      Err("42883", "function " + full + "(" + sig + ") does not exist",
-          f->location);
-  err.hint =
-      "No function matches the given name and argument types. You "
-      "might need to add explicit type casts.";
+  PgError err;
+  if (ambiguous) {
+    err = Err("42725", "function " + full + "(" + sig + ") is not unique",
+              f->location);
+    err.hint =
+        "Could not choose a best candidate function. You might need to add "
+        "explicit type casts.";
+  } else {
+    err = Err("42883", "function " + full + "(" + sig + ") does not exist",
+              f->location);
+    err.hint =
+        "No function matches the given name and argument types. You "
+        "might need to add explicit type casts.";
+  }
   *error = err;
   return false;
 }
@@ -1088,6 +1182,7 @@ bool Analyzer::AnalyzeSqlValueFunction(const PgQuery__SQLValueFunction* f,
         cast->kind = Expr::Kind::kCast;
         cast->type = type;
         cast->typmod = with_precision ? f->typmod : -1;
+        cast->name = "sqlvaluefunction";  // pg_typeof shows no typmod
         cast->location = f->location;
         cast->args.push_back(std::move(e));
         *out = std::move(cast);

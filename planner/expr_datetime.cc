@@ -468,6 +468,15 @@ bool ExtractTimestamp(const std::string& unit_raw, uint32_t type,
       return UnitError(unit_raw, type, true, error);
     if (unit.empty()) return UnitError(unit_raw, type, false, error);
     if (d == kDateNoBegin || d == kDateNoEnd) return true;
+    if (numeric && (unit == "epoch" || unit == "julian")) {
+      // Whole numbers for a date.
+      int64_t jd = int64_t{d} + types::dt::kPostgresEpochJdate;
+      *out =
+          std::to_string(unit == "julian" ? jd
+                                          : (jd - types::dt::kUnixEpochJdate) *
+                                                int64_t{86400});
+      return true;
+    }
     if (!types::dt::DateToTimestamp(d, &ts, error)) return false;
     type = oid::kTimestamp;
   } else if (!ParseTs(v, tz, ctx, &ts, error)) {

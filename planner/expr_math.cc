@@ -517,7 +517,11 @@ bool EvalMathFunction(const Expr& e, const std::vector<Value>& args,
           return false;
         }
       }
-      if (NumericLogError(x, error)) return false;
+      if (NumericLogError(x, error)) {
+        if (n == "log" && args.size() == 1)
+          error->context = "SQL function \"log\" statement 1";
+        return false;
+      }
       v = std::strtold(num_text->c_str(), nullptr);
       int rscale;
       long double r;
