@@ -186,10 +186,17 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
           break;
         }
         case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT: {
-          if (serial || col.identity)
-            return Fail(
-                Err("42601", "multiple default values specified for column \"" +
-                                 col.name + "\" of table \"" + name + "\""));
+          if (col.identity)
+            return Fail(Err("42601",
+                            "both default and identity specified for column "
+                            "\"" +
+                                col.name + "\" of table \"" + name + "\"",
+                            con->location));
+          if (serial || !col.default_expr.empty())
+            return Fail(Err("42601",
+                            "multiple default values specified for column \"" +
+                                col.name + "\" of table \"" + name + "\"",
+                            con->location));
           std::string seq;
           if (NextvalTarget(con->raw_expr, &seq)) {
             Counter c;
@@ -227,7 +234,7 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
                             "both default and identity specified for column "
                             "\"" +
                                 col.name + "\" of table \"" + name + "\"",
-                            con->location));
+                            serial ? -1 : con->location));
           if (col.type != oid::kInt2 && col.type != oid::kInt4 &&
               col.type != oid::kInt8)
             return Fail(Err("22023",

@@ -34,6 +34,30 @@ class RowScope : public ExprScope {
     std::string column = f.back();
     std::string qualifier = f.size() >= 2 ? f[f.size() - 2] : "";
     bool excluded = false;
+    // Other FROM items of UPDATE ... FROM / DELETE ... USING: their values
+    // come from the scan, as extra columns.
+    bool other_item = (!qualifier.empty() && qualifier != alias_ &&
+                       !(excluded_ && qualifier == "excluded")) ||
+                      (qualifier.empty() && table_.ColumnIndex(column) < 0);
+    if (other_item && from_ && column != "*") {
+      std::unique_ptr<Expr> e;
+      if (!from_->ResolveColumn(ref, &e, error)) return false;
+      std::string sql = from_->Emit(*e);
+      size_t k = 0;
+      while (k < extra_sql_->size() && (*extra_sql_)[k] != sql) k++;
+      if (k == extra_sql_->size()) {
+        extra_sql_->push_back(sql);
+        extra_types_->push_back(e->type);
+      }
+      auto p = std::make_unique<Expr>();
+      p->kind = Expr::Kind::kParam;
+      p->param = -1 - static_cast<int>(2 * table_.columns.size() + k);
+      p->type = e->type;
+      p->typmod = e->typmod;
+      p->location = ref->location;
+      *out = std::move(p);
+      return true;
+    }
     if (!qualifier.empty()) {
       if (excluded_ && qualifier == "excluded") {
         excluded = true;
@@ -81,6 +105,10 @@ class RowScope : public ExprScope {
     return false;
   }
   const char* context_ = "RETURNING";
+  // UPDATE/DELETE: the scan's compiler, and the extra columns it computes.
+  QueryCompiler* from_ = nullptr;
+  std::vector<std::string>* extra_sql_ = nullptr;
+  std::vector<uint32_t>* extra_types_ = nullptr;
 
  private:
   const catalog::Table& table_;
@@ -247,7 +275,8 @@ bool ResolveTarget(SessionImpl* session, CompileContext* context,
 // defaults and RETURNING, all as row expressions.
 bool AnalyzeRowParts(SessionHooks* hooks, Plan* plan, DmlPlan* dml,
                      PgQuery__Node* const* returning, size_t n_returning,
-                     std::vector<ColumnDesc>* columns, PgError* error) {
+                     std::vector<ColumnDesc>* columns, PgError* error,
+                     QueryCompiler* from = nullptr) {
   const catalog::Table& table = *dml->table;
   std::vector<uint32_t> none;
   // CHECK constraints and defaults: stored SQL text over the row.
@@ -291,6 +320,9 @@ bool AnalyzeRowParts(SessionHooks* hooks, Plan* plan, DmlPlan* dml,
     const PgQuery__ResTarget* t = returning[i]->res_target;
     const PgQuery__Node* val = t->val;
     RowScope scope(table, dml->alias.empty() ? table.name : dml->alias, false);
+    scope.from_ = from;
+    scope.extra_sql_ = &dml->returning_extra_sql;
+    scope.extra_types_ = &dml->returning_extra_types;
     Analyzer analyzer(hooks, plan->simple ? nullptr : &plan->param_types);
     analyzer.set_scope(&scope);
     if (val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
@@ -780,8 +812,11 @@ bool SessionImpl::AnalyzeUpdate(Plan* plan, PgError* error) {
   dml->scan = scan;
   plan->columns.clear();
   if (!AnalyzeRowParts(this, plan, dml.get(), up->returning_list,
-                       up->n_returning_list, &plan->columns, error))
+                       up->n_returning_list, &plan->columns, error, &compiler))
     return false;
+  std::string extras;
+  for (const auto& extra : dml->returning_extra_sql) extras += ", " + extra;
+  scan->sql.insert(select.size(), extras);
   if (!compiler.analyzer()->CheckParams(error)) return false;
   FinishRowParams(plan, dml.get());
   plan->dml = dml;
@@ -846,8 +881,11 @@ bool SessionImpl::AnalyzeDelete(Plan* plan, PgError* error) {
   dml->scan = scan;
   plan->columns.clear();
   if (!AnalyzeRowParts(this, plan, dml.get(), del->returning_list,
-                       del->n_returning_list, &plan->columns, error))
+                       del->n_returning_list, &plan->columns, error, &compiler))
     return false;
+  std::string extras;
+  for (const auto& extra : dml->returning_extra_sql) extras += ", " + extra;
+  scan->sql.insert(scan->sql.find("t_target.doc") + 12, extras);
   if (!compiler.analyzer()->CheckParams(error)) return false;
   FinishRowParams(plan, dml.get());
   plan->dml = dml;

@@ -52,6 +52,10 @@ struct DmlPlan {
   // CHECK constraints (name, expression over the row).
   std::vector<std::pair<std::string, std::shared_ptr<Expr>>> checks;
   std::vector<std::shared_ptr<Expr>> returning;
+  // RETURNING columns of other FROM items: computed by the scan after the
+  // new values (row parameters after the row and EXCLUDED slots).
+  std::vector<std::string> returning_extra_sql;
+  std::vector<uint32_t> returning_extra_types;
 };
 
 // An expression over one row of `table` (CHECK constraints), with

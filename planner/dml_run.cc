@@ -78,6 +78,10 @@ class DmlRunner {
   bool emit_returning(const std::vector<Value>& row) {
     if (dml.returning.empty()) return true;
     std::vector<Value> rp = RowParams(params_, dml.row_base, row, nullptr);
+    if (!returning_extra.empty()) {
+      rp.resize(dml.row_base + 2 * ncols);
+      rp.insert(rp.end(), returning_extra.begin(), returning_extra.end());
+    }
     std::vector<Value> out(dml.returning.size());
     for (size_t i = 0; i < dml.returning.size(); i++)
       if (!Evaluate(*dml.returning[i], rp, s_, &out[i], error)) return false;
@@ -660,6 +664,8 @@ class DmlRunner {
     return key;
   }
   std::set<std::string> affected_keys;
+  // Values of other FROM items for RETURNING (UPDATE/DELETE scans).
+  std::vector<Value> returning_extra;
 
   SessionImpl* s_;
   PortalImpl* portal_;
@@ -774,6 +780,15 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
                    t.doc.size(), context, &row, error))
       return false;
     const std::vector<Value> old_row = row;
+    runner.returning_extra.clear();
+    size_t first_extra = t.values.size() - dml.returning_extra_sql.size();
+    for (size_t k = 0; k < dml.returning_extra_sql.size(); k++) {
+      Value v;
+      if (!FromSValue(dml.returning_extra_types[k], t.values[first_extra + k],
+                      context, &v, error))
+        return false;
+      runner.returning_extra.push_back(std::move(v));
+    }
     if (dml.kind == DmlPlan::Kind::kDelete) {
       if (!runner.handle_referencing(row, nullptr)) return false;
       docstore::Status s =

@@ -126,11 +126,6 @@ bool QueryCompiler::LookupRelation(CompileContext* context,
     if ((*table = cat.FindTable(s, name))) return true;
     if ((*view = cat.FindView(s, name))) return true;
   }
-  if (!schema.empty() && !cat.FindSchema(schema)) {
-    *error =
-        Err("3F000", "schema \"" + schema + "\" does not exist", rv->location);
-    return false;
-  }
   *error = Err("42P01", "relation \"" + RangeVarName(rv) + "\" does not exist",
                rv->location);
   return false;
@@ -1193,6 +1188,10 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
   // ORDER BY
   std::string order;
   std::vector<std::unique_ptr<Expr>> order_exprs;
+  std::vector<std::pair<std::string, std::string>> order_items;
+  const bool distinct_on =
+      s->n_distinct_clause > 0 && s->distinct_clause[0] != nullptr &&
+      s->distinct_clause[0]->node_case != PG_QUERY__NODE__NODE__NOT_SET;
   for (size_t i = 0; i < s->n_sort_clause; i++) {
     const PgQuery__SortBy* sb = s->sort_clause[i]->sort_by;
     if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING) {
@@ -1233,7 +1232,7 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
       if (!analyzer_.Analyze(n, &e, error) ||
           !analyzer_.Coerce(&e, oid::kText, -1, error))
         return false;
-      if (s->n_distinct_clause > 0) {
+      if (s->n_distinct_clause > 0 && !distinct_on) {
         std::string sql = Emit(*e);
         bool listed = false;
         for (const auto& t : targets) listed = listed || Emit(*t) == sql;
@@ -1254,9 +1253,15 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
       nulls_first = true;
     if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST)
       nulls_first = false;
-    order += std::string(order.empty() ? " ORDER BY " : ", ") + key +
-             (desc ? " DESC" : " ASC") +
-             (nulls_first ? " NULLS FIRST" : " NULLS LAST");
+    std::string direction = std::string(desc ? " DESC" : " ASC") +
+                            (nulls_first ? " NULLS FIRST" : " NULLS LAST");
+    order += std::string(order.empty() ? " ORDER BY " : ", ") + key + direction;
+    // The key as an expression (DISTINCT ON orders inside a window).
+    std::string expr_sql = key;
+    if (key.size() > 1 && key[0] == 'c' &&
+        key.find_first_not_of("0123456789", 1) == std::string::npos)
+      expr_sql = Emit(*targets[std::stoi(key.substr(1))]);
+    order_items.emplace_back(expr_sql, direction);
   }
   grouped = grouped || saw_aggregate_;
   if (grouped) {
@@ -1287,12 +1292,34 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
   }
   if (targets.empty()) select = "NULL AS c_none";
   std::string sql = "SELECT ";
-  if (s->n_distinct_clause > 0) {
-    if (s->distinct_clause[0] != nullptr &&
-        s->distinct_clause[0]->node_case != PG_QUERY__NODE__NODE__NOT_SET) {
-      *error = Err("0A000", "SELECT DISTINCT ON is not supported yet");
-      return false;
+  std::string distinct_on_keys;
+  if (distinct_on) {
+    // DISTINCT ON (keys): the first row of each group of keys in ORDER BY
+    // order, numbered by a window over the ungrouped statement.
+    for (size_t i = 0; i < s->n_distinct_clause; i++) {
+      const PgQuery__Node* n = s->distinct_clause[i];
+      std::string key;
+      if (n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+          n->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+        int k = n->a_const->ival->ival;
+        if (k < 1 || k > static_cast<int>(targets.size())) {
+          *error = Err("42P10",
+                       "SELECT DISTINCT ON position " + std::to_string(k) +
+                           " is not in select list",
+                       n->a_const->location);
+          return false;
+        }
+        key = Emit(*targets[k - 1]);
+      } else {
+        std::unique_ptr<Expr> e;
+        if (!analyzer_.Analyze(n, &e, error) ||
+            !analyzer_.Coerce(&e, oid::kText, -1, error))
+          return false;
+        key = Emit(*e);
+      }
+      distinct_on_keys += (i ? ", " : "") + key;
     }
+  } else if (s->n_distinct_clause > 0) {
     sql += "DISTINCT ";
   }
   sql += select;
@@ -1304,6 +1331,29 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
       sql += (i ? ", " : "") + groups[i];
   }
   if (!having.empty()) sql += " HAVING " + having;
+  if (distinct_on) {
+    std::string window = "row_number() OVER (PARTITION BY " + distinct_on_keys;
+    std::string outer_order;
+    for (size_t i = 0; i < order_items.size(); i++) {
+      window += std::string(i ? ", " : " ORDER BY ") + order_items[i].first +
+                order_items[i].second;
+      outer_order += std::string(i ? ", " : " ORDER BY ") + "o" +
+                     std::to_string(i) + order_items[i].second;
+    }
+    window += ") AS kova_rn";
+    std::string extra = ", " + window;
+    for (size_t i = 0; i < order_items.size(); i++)
+      extra += ", " + order_items[i].first + " AS o" + std::to_string(i);
+    std::string inner = sql;
+    inner.insert(7 + select.size(), extra);  // after "SELECT " + select
+    std::string outputs;
+    for (size_t i = 0; i < targets.size(); i++)
+      outputs += (i ? ", " : "") + std::string("c") + std::to_string(i);
+    if (targets.empty()) outputs = "c_none";
+    sql = "SELECT " + outputs + " FROM (" + inner + ") WHERE kova_rn = 1" +
+          outer_order;
+    order.clear();
+  }
   sql += order;
   if (s->limit_count || s->limit_offset) {
     std::string limit = "-1", offset = "0";
