@@ -422,6 +422,7 @@ bool EvalFunction(const Expr& e, const std::vector<Value>& args,
     if (!handled)
       ok = EvalDateTimeFunction(e, args, hooks, &handled, out, error);
     if (!handled) ok = EvalJsonFunction(e, args, hooks, &handled, out, error);
+    if (!handled) ok = EvalFormatFunction(e, args, hooks, &handled, out, error);
     if (!handled) {
       *error = Err("0A000", "function " + n + " is not supported yet");
       return false;

@@ -194,6 +194,9 @@ bool EvalMathFunction(const Expr& e, const std::vector<Value>& args,
 bool EvalDateTimeFunction(const Expr& e, const std::vector<Value>& args,
                           SessionHooks* hooks, bool* handled, Value* out,
                           PgError* error);
+bool EvalFormatFunction(const Expr& e, const std::vector<Value>& args,
+                        SessionHooks* hooks, bool* handled, Value* out,
+                        PgError* error);
 bool EvalJsonFunction(const Expr& e, const std::vector<Value>& args,
                       SessionHooks* hooks, bool* handled, Value* out,
                       PgError* error);
