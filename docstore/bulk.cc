@@ -19,6 +19,17 @@ struct LocalCounter {
   int64_t last = 0;
 };
 
+// ObjectIds from a context of the loading thread: the default context
+// checks the process id on every id (a system call per document).
+bson_context_t* OidContext() {
+  struct Holder {
+    bson_context_t* context = bson_context_new(BSON_CONTEXT_NONE);
+    ~Holder() { bson_context_destroy(context); }
+  };
+  thread_local Holder holder;
+  return holder.context;
+}
+
 }  // namespace
 
 Status SessionImpl::InsertManyLocked(const CollectionMeta& meta,
@@ -68,6 +79,7 @@ Status SessionImpl::InsertManyLocked(const CollectionMeta& meta,
     ~Destroy() { bson_destroy(doc); }
   } destroy{&out};
   std::vector<std::pair<LocalCounter*, int64_t>> sent;
+  bson_context_t* oid_context = OidContext();
   for (size_t n = 0; n < count; n++) {
     const bson_t* doc = docs[n];
     bson_reinit(&out);
@@ -89,7 +101,7 @@ Status SessionImpl::InsertManyLocked(const CollectionMeta& meta,
       bson_append_iter(&out, "_id", 3, &id);
     } else {
       bson_oid_t oid;
-      bson_oid_init(&oid, nullptr);
+      bson_oid_init(&oid, oid_context);
       bson_append_oid(&out, "_id", 3, &oid);
     }
     while (bson_iter_next(&it)) {
@@ -185,6 +197,10 @@ Status Session::InsertMany(std::string_view db, std::string_view collection,
                          "InsertMany needs a write transaction");
   }
   Status s = ValidateDbName(db);
+  // A load writes far more pages than the default cache (2 MB) holds; a
+  // larger one (64 MB, kept by the connection) keeps SQLite from spilling
+  // them mid-transaction.
+  if (s.ok()) s = impl_->ExecCached("PRAGMA cache_size=-65536");
   if (s.ok()) s = impl_->RefreshCatalog();
   const CollectionMeta* meta = nullptr;
   if (s.ok()) s = impl_->LookupCollection(Namespace(db, collection), &meta);

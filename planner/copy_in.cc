@@ -647,13 +647,14 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
   bson_t* docs = docs_memory.get();
   size_t ndocs = 0, batch_bytes = 0;
   std::vector<const bson_t*> ptrs;
-  std::vector<std::vector<Value>> batch_rows;
+  // The input line of each buffered row (to rebuild its values for an
+  // error message), strings kept to reuse their memory.
+  std::vector<std::string> batch_text(batch ? kMaxBufferedRows : 0);
   std::vector<int64_t> batch_lines;
   auto destroy_docs = [&]() {
     for (size_t i = 0; i < ndocs; i++) bson_destroy(&docs[i]);
     ndocs = 0;
     batch_bytes = 0;
-    batch_rows.clear();
     batch_lines.clear();
   };
   struct DocsGuard {
@@ -676,6 +677,11 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
     if (line_text) e.context += ": \"" + Printable(line) + "\"";
     return e;
   };
+  std::vector<Field> fields;
+  std::vector<Value> row(ncols);
+  std::vector<bool> provided(ncols, false);
+  std::string canonical;
+  std::function<bool(std::string_view, PgError*)> parse_row;
   auto flush = [&]() -> bool {
     if (ndocs == 0) return true;
     ptrs.resize(ndocs);
@@ -685,10 +691,16 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
                                                  ptrs.data(), ndocs, &inserted);
     processed += static_cast<int64_t>(inserted);
     if (!is.ok()) {
-      PgError e = is.code() == docstore::Code::kDuplicateKey ||
-                          is.code() == docstore::Code::kCounterExhausted
-                      ? s.CopyInsertError(*dml, is, batch_rows[inserted])
-                      : s.TableError(is);
+      PgError e;
+      if (is.code() == docstore::Code::kDuplicateKey ||
+          is.code() == docstore::Code::kCounterExhausted) {
+        // The values of the failing row, read again from its line.
+        PgError ignored;
+        parse_row(batch_text[inserted], &ignored);
+        e = s.CopyInsertError(*dml, is, row);
+      } else {
+        e = s.TableError(is);
+      }
       e.context =
           "COPY " + relname + ", line " + std::to_string(batch_lines[inserted]);
       error = e;
@@ -712,13 +724,9 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
     return Fail(std::move(e));
   };
 
-  std::vector<Field> fields;
-  std::vector<Value> row(ncols);
-  std::vector<bool> provided(ncols, false);
-  std::string canonical;
-
-  // One data line: fields to canonical values, then the document.
-  auto process_line = [&](std::string_view line) -> bool {
+  // One data line to canonical values in `row` and `provided`.
+  parse_row = [&](std::string_view line, PgError* perror) -> bool {
+    PgError& error = *perror;
     if (!in.Split(line, attnums.size(), &fields, &error)) {
       error = with_context(error, true, line);
       return false;
@@ -728,10 +736,8 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
           Err("22P04", "extra data after last expected column"), true, line);
       return false;
     }
-    for (size_t i = 0; i < ncols; i++) {
-      row[i].reset();
-      provided[i] = false;
-    }
+    // Values of provided columns keep their strings from row to row.
+    for (size_t i = 0; i < ncols; i++) provided[i] = false;
     for (size_t k = 0; k < attnums.size(); k++) {
       int c = attnums[k];
       const catalog::Column& col = table->columns[c];
@@ -753,7 +759,10 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
         }
       }
       provided[c] = true;
-      if (null) continue;
+      if (null) {
+        row[c].reset();
+        continue;
+      }
       // Input functions take a C string: a NUL ends the value.
       size_t nul = text.find('\0');
       if (nul != std::string_view::npos) text = text.substr(0, nul);
@@ -765,9 +774,18 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
                         "\"";
         return false;
       }
-      row[c] = std::move(canonical);
-      canonical.clear();
+      if (row[c])
+        row[c]->assign(canonical);
+      else
+        row[c] = canonical;
     }
+    for (size_t i = 0; i < ncols; i++)
+      if (!provided[i]) row[i].reset();
+    return true;
+  };
+  // One data line: its values, then the document (or the row inserted).
+  auto process_line = [&](std::string_view line) -> bool {
+    if (!parse_row(line, &error)) return false;
     if (!batch) {
       if (!s.InsertCopyRow(*dml, &row, &provided, &error)) {
         if (error.sqlstate == "23505")
@@ -799,7 +817,7 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
       return false;
     }
     ndocs++;
-    batch_rows.push_back(row);
+    batch_text[ndocs - 1].assign(line);
     batch_lines.push_back(lineno);
     batch_bytes += line.size();
     if (ndocs >= kMaxBufferedRows || batch_bytes >= kMaxBufferedBytes)
