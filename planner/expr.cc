@@ -88,7 +88,12 @@ std::string Analyzer::ColumnName(const PgQuery__Node* node) {
                                                             : "?column?";
     }
     case PG_QUERY__NODE__NODE_TYPE_CAST: {
-      std::string inner = ColumnName(node->type_cast->arg);
+      // A name from the operand wins unless it is only a type name itself
+      // (PostgreSQL's FigureColname strengths).
+      const PgQuery__Node* arg = node->type_cast->arg;
+      std::string inner = arg->node_case == PG_QUERY__NODE__NODE_TYPE_CAST
+                              ? "?column?"
+                              : ColumnName(arg);
       if (inner != "?column?") return inner;
       const PgQuery__TypeName* t = node->type_cast->type_name;
       uint32_t type;

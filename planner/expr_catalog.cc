@@ -267,6 +267,12 @@ const std::vector<FunctionDef>& Operators() {
       d.push_back({op, {F8, F4}, F8});
       d.push_back({op, {N, N}, N});
     }
+    for (uint32_t t : ints) {
+      for (const char* op : {"&", "|", "#"}) d.push_back({op, {t, t}, t});
+      d.push_back({"<<", {t, I4}, t});
+      d.push_back({">>", {t, I4}, t});
+      d.push_back({"~", {t}, t});
+    }
     d.push_back({"%", {N, N}, N});
     d.push_back({"^", {F8, F8}, F8});
     d.push_back({"^", {N, N}, N});

@@ -1084,9 +1084,9 @@ bool EvalDateTimeFunction(const Expr& e, const std::vector<Value>& args,
       if (!ParseInterval(*args[1], ctx, &iv, error)) return false;
       if (unit.empty()) return UnitError(*args[0], t, false, error);
       if (unit == "week") {
-        *error = Err("0A000", "interval units \"" + Lower(*args[0]) +
-                                  "\" not supported because months usually "
-                                  "have fractional weeks");
+        *error = Err("0A000", "unit \"" + Lower(*args[0]) +
+                                  "\" not supported for type interval");
+        error->detail = "Months usually have fractional weeks.";
         return false;
       }
       Tm tm;

@@ -478,8 +478,9 @@ bool EvalJsonFunction(const Expr& e, const std::vector<Value>& args,
     for (size_t i = 0; i < args.size(); i++) {
       if (object && i % 2 == 0) {
         if (!args[i]) {
-          *error = Err("22004", "argument " + std::to_string(i + 1) +
-                                    ": key must not be null");
+          *error = Err("22004",
+                       "argument " + std::to_string(i + 1) + " cannot be null");
+          error->hint = "Object keys should be text.";
           return false;
         }
         if (i) j += ", ";
