@@ -73,12 +73,6 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
       bool handled = false;
       return EvalDateTimeOperator(e, l, r, hooks, &handled, out, error);
     }
-    if (op == "~") {
-      int64_t v;
-      ToInt64(*r, &v);
-      *out = std::to_string(~v);
-      return true;
-    }
     if (op == "||/")
       return FormatDouble(std::cbrt(ToDouble(*r)), oid::kFloat8, ctx, out,
                           error);
@@ -221,37 +215,6 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
                   : op == ">=" ? c >= 0
                                : c != 0;
     *out = result ? "t" : "f";
-    return true;
-  }
-  if (op == "&" || op == "|" || op == "#" || op == "<<" || op == ">>") {
-    int64_t a, b;
-    ToInt64(*l, &a);
-    ToInt64(*r, &b);
-    int bits = e.type == oid::kInt2 ? 16 : e.type == oid::kInt4 ? 32 : 64;
-    int64_t v;
-    if (op == "&") {
-      v = a & b;
-    } else if (op == "|") {
-      v = a | b;
-    } else if (op == "#") {
-      v = a ^ b;
-    } else {
-      // C shift semantics on the type's width, as PostgreSQL's int4shl.
-      int s = static_cast<int>(b & (bits - 1));
-      if (bits == 64) {
-        v = op == "<<" ? static_cast<int64_t>(static_cast<uint64_t>(a) << s)
-                       : a >> s;
-      } else if (bits == 32) {
-        int32_t x = static_cast<int32_t>(a);
-        v = op == "<<" ? static_cast<int32_t>(static_cast<uint32_t>(x) << s)
-                       : x >> s;
-      } else {
-        int32_t x = static_cast<int16_t>(a);
-        v = op == "<<" ? static_cast<int16_t>(static_cast<uint32_t>(x) << s)
-                       : static_cast<int16_t>(x >> s);
-      }
-    }
-    *out = std::to_string(v);
     return true;
   }
   // Arithmetic.
@@ -525,8 +488,7 @@ bool Evaluate(const Expr& e, const std::vector<Value>& params,
         if (error->position == 0 && !e.args.empty() &&
             (e.args[0]->kind == Expr::Kind::kConst ||
              e.args[0]->kind == Expr::Kind::kCast) &&
-            e.args[0]->location >= 0 &&
-            e.name != "pg_get_serial_sequence" &&
+            e.args[0]->location >= 0 && e.name != "pg_get_serial_sequence" &&
             (error->sqlstate == "42P01" || error->sqlstate == "3F000" ||
              error->sqlstate == "42602"))
           error->position = e.args[0]->location + 1;

@@ -504,7 +504,9 @@ bool QueryCompiler::AnalyzeSubLink(const PgQuery__SubLink* link,
       e->type = inner.columns[0].type_oid;
       e->typmod = inner.columns[0].type_modifier;
       break;
-    case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK: {
+    case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK:
+    case PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK: {
+      bool all = link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK;
       if (inner.columns.size() != 1) {
         *error = Err("42601", "subquery has too many columns", link->location);
         return false;
@@ -512,10 +514,14 @@ bool QueryCompiler::AnalyzeSubLink(const PgQuery__SubLink* link,
       std::string op = link->n_oper_name
                            ? sql::JoinNames(link->oper_name, link->n_oper_name)
                            : "=";
-      if (op != "=") {
-        *error =
-            Err("0A000",
-                "op ANY (subquery) is only supported for =", link->location);
+      if (op.rfind("pg_catalog.", 0) == 0) op = op.substr(11);
+      if (op == "!=") op = "<>";
+      if (op != "=" && op != "<>" && op != "<" && op != ">" && op != "<=" &&
+          op != ">=") {
+        *error = Err("0A000",
+                     "op ANY/ALL (subquery) is not supported for operator " +
+                         op + " yet",
+                     link->location);
         return false;
       }
       std::unique_ptr<Expr> operand;
@@ -527,15 +533,27 @@ bool QueryCompiler::AnalyzeSubLink(const PgQuery__SubLink* link,
       if (!NativeComparable(operand->type, t)) {
         PgError err =
             Err("42883",
-                "operator does not exist: " + TypeName(operand->type) + " = " +
-                    TypeName(t),
+                "operator does not exist: " + TypeName(operand->type) + " " +
+                    op + " " + TypeName(t),
                 link->location);
-        if (operand->type != t) {
-          *error = err;
-          return false;
-        }
+        err.hint =
+            "No operator matches the given name and argument types. You "
+            "might need to add explicit type casts.";
+        *error = err;
+        return false;
       }
-      e->name = "in";
+      if (op == "=" && !all) {
+        e->name = "in";
+      } else if (op == "<>" && all) {
+        e->name = "not in";
+      } else {
+        // Three-valued: ANY is true if some comparison is true, else null
+        // if some is null; ALL is false if some is false, else null if some
+        // is null.
+        e->name = all ? "all" : "any";
+        e->subquery_sql = op;  // the operator; the SQL goes to `subquery`
+        e->value = inner.sql;
+      }
       e->type = oid::kBool;
       e->args.push_back(std::move(operand));
       break;
@@ -822,6 +840,21 @@ std::string QueryCompiler::Emit(const Expr& e) {
       if (e.name == "exists") return "EXISTS (" + e.subquery_sql + ")";
       if (e.name == "in")
         return "(" + Emit(*e.args[0]) + " IN (" + e.subquery_sql + "))";
+      if (e.name == "not in")
+        return "(" + Emit(*e.args[0]) + " NOT IN (" + e.subquery_sql + "))";
+      if (e.name == "any" || e.name == "all") {
+        std::string x = Emit(*e.args[0]);
+        const std::string& op = e.subquery_sql;
+        std::string from = " FROM (" + *e.value + ") AS kova_q WHERE ";
+        std::string cmp = "(" + x + " " + op + " kova_q.c0)";
+        if (e.name == "any")
+          return "(CASE WHEN EXISTS (SELECT 1" + from + cmp +
+                 ") THEN 1 WHEN EXISTS (SELECT 1" + from + cmp +
+                 " IS NULL) THEN NULL ELSE 0 END)";
+        return "(CASE WHEN EXISTS (SELECT 1" + from + "NOT " + cmp +
+               ") THEN 0 WHEN EXISTS (SELECT 1" + from + cmp +
+               " IS NULL) THEN NULL ELSE 1 END)";
+      }
       // A scalar subquery returning more than one row is an error.
       return "kova_scalar((SELECT count(*) FROM (" + e.subquery_sql +
              " LIMIT 2)), (" + e.subquery_sql + "))";
@@ -897,6 +930,24 @@ bool QueryCompiler::CheckGrouping(const Expr& e,
   for (const auto& a : e.args)
     if (!CheckGrouping(*a, groups, error)) return false;
   return true;
+}
+
+// PostgreSQL's FigureColname, with a scalar subquery named after its
+// first output column.
+std::string QueryCompiler::OutputName(const PgQuery__Node* val) {
+  if (val->node_case == PG_QUERY__NODE__NODE_SUB_LINK &&
+      val->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
+      val->sub_link->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT) {
+    const PgQuery__SelectStmt* sub = val->sub_link->subselect->select_stmt;
+    while (sub->op != PG_QUERY__SET_OPERATION__SETOP_NONE && sub->larg)
+      sub = sub->larg;
+    if (sub->n_target_list > 0) {
+      const PgQuery__ResTarget* t = sub->target_list[0]->res_target;
+      if (t->name && *t->name) return t->name;
+      return OutputName(t->val);
+    }
+  }
+  return Analyzer::ColumnName(val);
 }
 
 bool QueryCompiler::CompileSelect(const PgQuery__SelectStmt* s, Compiled* out,
@@ -989,10 +1040,7 @@ bool QueryCompiler::CompileSetOp(const PgQuery__SelectStmt* s, Compiled* out,
   const char* op = "UNION";
   if (s->op == PG_QUERY__SET_OPERATION__SETOP_INTERSECT) op = "INTERSECT";
   if (s->op == PG_QUERY__SET_OPERATION__SETOP_EXCEPT) op = "EXCEPT";
-  if (s->all && s->op != PG_QUERY__SET_OPERATION__SETOP_UNION) {
-    *error = Err("0A000", std::string(op) + " ALL is not supported yet");
-    return false;
-  }
+
   Compiled left, right;
   auto compile_side = [&](const PgQuery__SelectStmt* side, Compiled* c) {
     QueryCompiler sub(context_, this, out_);
@@ -1006,9 +1054,30 @@ bool QueryCompiler::CompileSetOp(const PgQuery__SelectStmt* s, Compiled* out,
   };
   if (!compile_side(s->larg, &left) || !compile_side(s->rarg, &right))
     return false;
+  // Errors point at the right query's target list, as PostgreSQL.
+  auto right_location = [&](size_t i) {
+    const PgQuery__SelectStmt* r = s->rarg;
+    if (r->op != PG_QUERY__SET_OPERATION__SETOP_NONE || i >= r->n_target_list)
+      return -1;
+    const PgQuery__Node* v = r->target_list[i]->res_target->val;
+    switch (v->node_case) {
+      case PG_QUERY__NODE__NODE_A_CONST:
+        return v->a_const->location;
+      case PG_QUERY__NODE__NODE_COLUMN_REF:
+        return v->column_ref->location;
+      case PG_QUERY__NODE__NODE_FUNC_CALL:
+        return v->func_call->location;
+      case PG_QUERY__NODE__NODE_TYPE_CAST:
+        return v->type_cast->location;
+      default:
+        return r->target_list[i]->res_target->location;
+    }
+  };
   if (left.columns.size() != right.columns.size()) {
-    *error = Err("42601", "each " + std::string(op) +
-                              " query must have the same number of columns");
+    *error = Err("42601",
+                 "each " + std::string(op) +
+                     " query must have the same number of columns",
+                 right_location(0));
     return false;
   }
   out->columns = left.columns;
@@ -1020,8 +1089,10 @@ bool QueryCompiler::CompileSetOp(const PgQuery__SelectStmt* s, Compiled* out,
     } else if (IsText(a) && IsText(b)) {
       out->columns[i].type_oid = oid::kText;
     } else {
-      *error = Err("42804", std::string(op) + " types " + TypeName(a) +
-                                " and " + TypeName(b) + " cannot be matched");
+      *error = Err("42804",
+                   std::string(op) + " types " + TypeName(a) + " and " +
+                       TypeName(b) + " cannot be matched",
+                   right_location(i));
       return false;
     }
     out->columns[i].type_modifier = -1;
@@ -1030,8 +1101,24 @@ bool QueryCompiler::CompileSetOp(const PgQuery__SelectStmt* s, Compiled* out,
     c.table_oid = 0;
     c.column_number = 0;
   }
-  out->sql = "SELECT * FROM (" + left.sql + ") " + op +
-             (s->all ? " ALL " : " ") + "SELECT * FROM (" + right.sql + ")";
+  if (s->all && s->op != PG_QUERY__SET_OPERATION__SETOP_UNION) {
+    // INTERSECT ALL / EXCEPT ALL: number the duplicates, so that the n-th
+    // copy of a row meets only the n-th copy on the other side.
+    std::string cols, partition;
+    for (size_t i = 0; i < out->columns.size(); i++) {
+      cols += (i ? ", " : "") + std::string("c") + std::to_string(i);
+    }
+    partition = cols.empty() ? "1" : cols;
+    auto numbered = [&](const std::string& side) {
+      return "SELECT " + cols + ", row_number() OVER (PARTITION BY " +
+             partition + ") AS kova_n FROM (" + side + ")";
+    };
+    out->sql = "SELECT " + cols + " FROM (" + numbered(left.sql) + " " + op +
+               " " + numbered(right.sql) + ")";
+  } else {
+    out->sql = "SELECT * FROM (" + left.sql + ") " + op +
+               (s->all ? " ALL " : " ") + "SELECT * FROM (" + right.sql + ")";
+  }
   std::string order;
   for (size_t i = 0; i < s->n_sort_clause; i++) {
     const PgQuery__SortBy* sb = s->sort_clause[i]->sort_by;
@@ -1114,7 +1201,7 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     if (!analyzer_.Analyze(val, &e, error)) return false;
     if (!analyzer_.Coerce(&e, oid::kText, -1, error)) return false;
     targets.push_back(std::move(e));
-    names.push_back(t->name && *t->name ? t->name : Analyzer::ColumnName(val));
+    names.push_back(t->name && *t->name ? t->name : OutputName(val));
   }
   bool has_aggregates = saw_aggregate_;
   // WHERE

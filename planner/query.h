@@ -122,6 +122,7 @@ class QueryCompiler : public ExprScope {
   static const catalog::Table& CountersTable();
 
  private:
+  static std::string OutputName(const PgQuery__Node* val);
   bool AddSequenceRelation(const PgQuery__RangeVar* rv, std::string* sql,
                            PgError* error);
   bool CompileSimpleSelect(const PgQuery__SelectStmt* stmt, Compiled* out,

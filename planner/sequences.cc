@@ -351,9 +351,8 @@ ExecuteResult SessionImpl::RunAlterSequence(const PgQuery__AlterSeqStmt* stmt,
                  "\" does not exist, skipping");
       return Tag("ALTER SEQUENCE");
     }
-    return Fail(Err(
-        "42P01", "relation \"" + std::string(rv->relname) + "\" does not exist",
-        rv->location));
+    return Fail(Err("42P01", "relation \"" + std::string(rv->relname) +
+                                 "\" does not exist"));
   }
   catalog::Sequence seq = *found;
   SeqOptions options;
