@@ -550,7 +550,10 @@ bool Analyzer::AnalyzeCast(const PgQuery__TypeCast* c,
       std::string result;
       if (!types::Cast(arg->type, type, typmod, *arg->value,
                        hooks_->type_context(), &result, error)) {
-        if (error->position == 0) error->position = c->location + 1;
+        // Only a missing cast is reported at the cast; a failing
+        // conversion happens at run time in PostgreSQL (no position).
+        if (error->position == 0 && error->sqlstate == "42846")
+          error->position = c->location + 1;
         return false;
       }
       folded = result;
@@ -742,6 +745,29 @@ bool Analyzer::ResolveOperator(const std::string& op,
       if (c->args[0] == known && c->args[1] == known) chosen = c;
   }
   if (!chosen) chosen = SelectCandidate(cands, types, &ambiguous);
+  bool comparison = op == "=" || op == "<>" || op == "<" || op == ">" ||
+                    op == "<=" || op == ">=";
+  if (!chosen && !ambiguous && comparison && left) {
+    // Types the tables do not list (catalog types such as "char",
+    // regclass, regtype): the same type on both sides (an unknown takes
+    // the other side's) compares by value text, as before.
+    uint32_t t = types[0] == oid::kUnknown ? types[1] : types[0];
+    if (t != oid::kJson && t != oid::kUnknown &&
+        (types[0] == t || types[0] == oid::kUnknown) &&
+        (types[1] == t || types[1] == oid::kUnknown)) {
+      if (!Coerce(&left, t, -1, error) || !Coerce(&right, t, -1, error))
+        return false;
+      auto e = std::make_unique<Expr>();
+      e->kind = Expr::Kind::kOperator;
+      e->name = op;
+      e->type = oid::kBool;
+      e->location = location;
+      e->args.push_back(std::move(left));
+      e->args.push_back(std::move(right));
+      *out = std::move(e);
+      return true;
+    }
+  }
   if (!chosen) {
     std::string sig = (left ? TypeName(types[0]) + " " : std::string()) + op +
                       " " + TypeName(types.back());
@@ -882,8 +908,9 @@ bool Analyzer::AnalyzeSpecialOperator(const PgQuery__AExpr* a,
     case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
     case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT: {
       std::unique_ptr<Expr> left, right, cmp;
+      // PostgreSQL resolves the = operator (its errors name it).
       if (!analyze(a->lexpr, &left) || !analyze(a->rexpr, &right) ||
-          !Compare("<>", std::move(left), std::move(right), a->location, &cmp,
+          !Compare("=", std::move(left), std::move(right), a->location, &cmp,
                    error))
         return false;
       auto e = std::make_unique<Expr>();

@@ -73,6 +73,12 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
       bool handled = false;
       return EvalDateTimeOperator(e, l, r, hooks, &handled, out, error);
     }
+    if (op == "~") {
+      int64_t v;
+      ToInt64(*r, &v);
+      *out = std::to_string(~v);
+      return true;
+    }
     if (op == "||/")
       return FormatDouble(std::cbrt(ToDouble(*r)), oid::kFloat8, ctx, out,
                           error);
@@ -126,6 +132,10 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
     return true;
   }
   if (!l || !r) return true;  // strict operators: NULL in, NULL out
+  if (op == "||" && lt == oid::kBytea && rt == oid::kBytea) {
+    *out = *l + r->substr(std::min<size_t>(2, r->size()));
+    return true;
+  }
   if (op == "||") {
     // Each side as text: char(n) loses its padding, other types go through
     // their cast to text (bool -> "true").
@@ -215,6 +225,37 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
                   : op == ">=" ? c >= 0
                                : c != 0;
     *out = result ? "t" : "f";
+    return true;
+  }
+  if (op == "&" || op == "|" || op == "#" || op == "<<" || op == ">>") {
+    int64_t a, b;
+    ToInt64(*l, &a);
+    ToInt64(*r, &b);
+    int bits = e.type == oid::kInt2 ? 16 : e.type == oid::kInt4 ? 32 : 64;
+    int64_t v;
+    if (op == "&") {
+      v = a & b;
+    } else if (op == "|") {
+      v = a | b;
+    } else if (op == "#") {
+      v = a ^ b;
+    } else {
+      // C shift semantics on the type's width, as PostgreSQL's int4shl.
+      int s = static_cast<int>(b & (bits - 1));
+      if (bits == 64) {
+        v = op == "<<" ? static_cast<int64_t>(static_cast<uint64_t>(a) << s)
+                       : a >> s;
+      } else if (bits == 32) {
+        int32_t x = static_cast<int32_t>(a);
+        v = op == "<<" ? static_cast<int32_t>(static_cast<uint32_t>(x) << s)
+                       : x >> s;
+      } else {
+        int32_t x = static_cast<int16_t>(a);
+        v = op == "<<" ? static_cast<int16_t>(static_cast<uint32_t>(x) << s)
+                       : static_cast<int16_t>(x >> s);
+      }
+    }
+    *out = std::to_string(v);
     return true;
   }
   // Arithmetic.
@@ -554,9 +595,9 @@ bool Evaluate(const Expr& e, const std::vector<Value>& params,
       if (!l || !r) {
         distinct = l.has_value() != r.has_value();
       } else {
-        Value ne;
-        if (!EvalOperator(cmp, l, r, hooks, &ne, error)) return false;
-        distinct = ne && *ne == "t";
+        Value eq;
+        if (!EvalOperator(cmp, l, r, hooks, &eq, error)) return false;
+        distinct = !(eq && *eq == "t");
       }
       if (e.name == "not") distinct = !distinct;
       *out = distinct ? "t" : "f";
