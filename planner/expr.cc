@@ -636,41 +636,44 @@ const FunctionDef* SelectCandidate(std::vector<const FunctionDef*> cands,
   });
   if (ok.size() == 1) return ok[0];
   // Unknown arguments: the string category if any candidate takes it there,
-  // else the one category all candidates take; preferred types win.
-  bool any_unknown = false;
+  // else the one category all candidates take; preferred types win. A
+  // conflict leaves the candidates as they are (func_select_candidate).
+  bool any_unknown = false, resolved = true;
+  std::vector<char> slot_cat(n, 0);
+  std::vector<bool> slot_preferred(n, false);
   for (size_t i = 0; i < n; i++) {
     if (types[i] != oid::kUnknown) continue;
     any_unknown = true;
-    char cat = 0;
-    bool conflict = false;
     for (const FunctionDef* c : ok) {
       char k = IsPseudo(c->args[i]) ? 'P' : Category(c->args[i]);
-      if (k == 'S') {
-        cat = 'S';
-        break;
+      bool pref = !IsPseudo(c->args[i]) && IsPreferred(c->args[i]);
+      if (slot_cat[i] == 0) {
+        slot_cat[i] = k;
+        slot_preferred[i] = pref;
+      } else if (k == slot_cat[i]) {
+        slot_preferred[i] = slot_preferred[i] || pref;
+      } else if (k == 'S') {
+        slot_cat[i] = k;
+        slot_preferred[i] = pref;
+      } else if (slot_cat[i] != 'S') {
+        resolved = false;
       }
-      if (cat == 0)
-        cat = k;
-      else if (cat != k)
-        conflict = true;
     }
-    if (cat != 'S' && conflict) {
-      *ambiguous = true;
-      return nullptr;
-    }
-    bool have_preferred = false;
-    for (const FunctionDef* c : ok)
-      if (Category(c->args[i]) == cat && IsPreferred(c->args[i]) &&
-          !IsPseudo(c->args[i]))
-        have_preferred = true;
+  }
+  if (any_unknown && resolved) {
     std::vector<const FunctionDef*> kept;
     for (const FunctionDef* c : ok) {
-      uint32_t t = c->args[i];
-      if (IsPseudo(t) ? cat != 'P' : Category(t) != cat) continue;
-      if (have_preferred && !IsPreferred(t)) continue;
-      kept.push_back(c);
+      bool keep = true;
+      for (size_t i = 0; i < n && keep; i++) {
+        if (types[i] != oid::kUnknown) continue;
+        uint32_t t = c->args[i];
+        char k = IsPseudo(t) ? 'P' : Category(t);
+        if (k != slot_cat[i]) keep = false;
+        if (slot_preferred[i] && (IsPseudo(t) || !IsPreferred(t))) keep = false;
+      }
+      if (keep) kept.push_back(c);
     }
-    ok = kept;
+    if (!kept.empty()) ok = kept;
   }
   if (ok.size() == 1) return ok[0];
   if (any_unknown && !ok.empty()) {
@@ -1259,10 +1262,9 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
         Err("42803", "aggregate function calls cannot be nested", f->location);
     return false;
   }
-  if (f->n_agg_order > 0 || f->agg_filter || f->agg_within_group) {
+  if (f->agg_filter || f->agg_within_group) {
     *error = Err("0A000",
-                 "ORDER BY, FILTER and WITHIN GROUP in aggregates are not "
-                 "supported yet",
+                 "FILTER and WITHIN GROUP in aggregates are not supported yet",
                  f->location);
     return false;
   }
@@ -1291,6 +1293,29 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
       return false;
     }
     e->args.push_back(std::move(arg));
+  }
+  // ORDER BY inside the call: only string_agg's result depends on it; the
+  // keys follow the arguments, with their directions in `value`.
+  std::vector<std::unique_ptr<Expr>> order_keys;
+  std::string order_flags;
+  if (name == "string_agg") {
+    for (size_t i = 0; i < f->n_agg_order; i++) {
+      const PgQuery__SortBy* sb = f->agg_order[i]->sort_by;
+      std::unique_ptr<Expr> key;
+      if (!Analyze(sb->node, &key, error) ||
+          !Coerce(&key, oid::kText, -1, error)) {
+        in_aggregate_ = false;
+        return false;
+      }
+      bool desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+      bool nulls_first =
+          sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST ||
+          (desc &&
+           sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST);
+      order_flags += desc ? 'D' : 'A';
+      order_flags += nulls_first ? 'F' : 'L';
+      order_keys.push_back(std::move(key));
+    }
   }
   in_aggregate_ = false;
   auto signature = [&] {
@@ -1368,6 +1393,11 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
   } else {  // bool_and, bool_or, every
     if (t != oid::kBool) return no_function();
     e->type = oid::kBool;
+  }
+  if (!order_keys.empty()) {
+    e->param = static_cast<int>(order_keys.size());
+    e->value = order_flags;
+    for (auto& key : order_keys) e->args.push_back(std::move(key));
   }
   *out = std::move(e);
   return true;

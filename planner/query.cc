@@ -832,6 +832,25 @@ std::string QueryCompiler::Emit(const Expr& e) {
       if (e.name == "bool_and" || e.name == "every")
         return "min(" + d + a + ")";
       if (e.name == "bool_or") return "max(" + d + a + ")";
+      if (e.name == "string_agg" && e.param > 0 && e.value) {
+        // string_agg(x, sep ORDER BY keys): SQLite's aggregates take no
+        // ORDER BY, so the rows are collected and sorted at the end.
+        if (e.distinct) {
+          if (!emit_failed_)
+            emit_error_ = Err("0A000",
+                              "string_agg(DISTINCT ... ORDER BY ...) is not "
+                              "supported yet",
+                              e.location);
+          emit_failed_ = true;
+          return "NULL";
+        }
+        std::string sql = "kova_ordered_string_agg(" +
+                          SqlQuoteLiteral(*e.value) + ", " + a + ", " +
+                          Emit(*e.args[1]);
+        for (size_t i = 2; i < e.args.size(); i++)
+          sql += ", " + Emit(*e.args[i]);
+        return sql + ")";
+      }
       if (e.name == "string_agg")
         return "group_concat(" + d + a + ", " + Emit(*e.args[1]) + ")";
       return "NULL";

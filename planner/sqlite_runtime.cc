@@ -2,6 +2,7 @@
 // cannot compute, evaluated by the planner's evaluator), integer arithmetic
 // with PostgreSQL's overflow and division errors, LIMIT checks, scalar
 // subqueries, the numeric and interval collations, and exact sum/avg.
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -265,6 +266,97 @@ void FinishExact(sqlite3_context* ctx, bool average) {
 }
 
 void SumFinal(sqlite3_context* ctx) { FinishExact(ctx, false); }
+
+// kova_ordered_string_agg(flags, value, sep, key...): string_agg with ORDER
+// BY. flags has two letters per key: A/D for the direction, F/L for where
+// nulls go.
+struct OrderedAgg {
+  std::string flags;
+  struct Row {
+    std::vector<SValue> keys;
+    std::string value, sep;
+  };
+  std::vector<Row> rows;
+};
+
+int CompareSValues(const SValue& a, const SValue& b) {
+  auto rank = [](const SValue& v) {
+    switch (v.kind) {
+      case SKind::kInt:
+      case SKind::kReal:
+        return 1;
+      case SKind::kText:
+        return 2;
+      case SKind::kBlob:
+        return 3;
+      default:
+        return 0;
+    }
+  };
+  int ra = rank(a), rb = rank(b);
+  if (ra != rb) return ra < rb ? -1 : 1;
+  if (ra == 1) {
+    double x = a.kind == SKind::kInt ? static_cast<double>(a.i) : a.d;
+    double y = b.kind == SKind::kInt ? static_cast<double>(b.i) : b.d;
+    if (a.kind == SKind::kInt && b.kind == SKind::kInt)
+      return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  return a.s.compare(b.s) < 0 ? -1 : a.s == b.s ? 0 : 1;
+}
+
+void OrderedStep(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  auto** slot = static_cast<OrderedAgg**>(
+      sqlite3_aggregate_context(ctx, sizeof(OrderedAgg*)));
+  if (!slot) return;
+  if (!*slot) {
+    *slot = new OrderedAgg();
+    (*slot)->flags = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
+  }
+  if (sqlite3_value_type(argv[1]) == SQLITE_NULL) return;
+  OrderedAgg::Row row;
+  row.value.assign(reinterpret_cast<const char*>(sqlite3_value_text(argv[1])),
+                   sqlite3_value_bytes(argv[1]));
+  if (sqlite3_value_type(argv[2]) != SQLITE_NULL)
+    row.sep.assign(reinterpret_cast<const char*>(sqlite3_value_text(argv[2])),
+                   sqlite3_value_bytes(argv[2]));
+  for (int i = 3; i < argc; i++) row.keys.push_back(ReadSValue(argv[i]));
+  (*slot)->rows.push_back(std::move(row));
+}
+
+void OrderedFinal(sqlite3_context* ctx) {
+  auto** slot = static_cast<OrderedAgg**>(sqlite3_aggregate_context(ctx, 0));
+  std::unique_ptr<OrderedAgg> agg(slot ? *slot : nullptr);
+  if (!agg || agg->rows.empty()) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  const std::string& flags = agg->flags;
+  std::stable_sort(agg->rows.begin(), agg->rows.end(),
+                   [&](const OrderedAgg::Row& x, const OrderedAgg::Row& y) {
+                     for (size_t k = 0; k < x.keys.size(); k++) {
+                       bool desc = flags.size() > 2 * k && flags[2 * k] == 'D';
+                       bool nulls_first =
+                           flags.size() > 2 * k + 1 && flags[2 * k + 1] == 'F';
+                       bool xn = x.keys[k].kind == SKind::kNull;
+                       bool yn = y.keys[k].kind == SKind::kNull;
+                       if (xn || yn) {
+                         if (xn == yn) continue;
+                         return xn == nulls_first;
+                       }
+                       int c = CompareSValues(x.keys[k], y.keys[k]);
+                       if (c != 0) return desc ? c > 0 : c < 0;
+                     }
+                     return false;
+                   });
+  std::string out;
+  for (size_t i = 0; i < agg->rows.size(); i++) {
+    if (i) out += agg->rows[i].sep;
+    out += agg->rows[i].value;
+  }
+  sqlite3_result_text(ctx, out.data(), static_cast<int>(out.size()),
+                      SQLITE_TRANSIENT);
+}
 void AvgFinal(sqlite3_context* ctx) { FinishExact(ctx, true); }
 
 }  // namespace
@@ -298,6 +390,9 @@ bool SqlRuntime::Attach(sqlite3* db, PgError* error) {
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(db, "kova_avg", 1, SQLITE_UTF8, this, nullptr,
                                  SumStep, AvgFinal);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "kova_ordered_string_agg", -1, SQLITE_UTF8,
+                                 this, nullptr, OrderedStep, OrderedFinal);
   if (rc == SQLITE_OK)
     rc = sqlite3_create_collation(db, "kova_numeric", SQLITE_UTF8, nullptr,
                                   NumericCollation);

@@ -190,7 +190,7 @@ public class JdbcSession {
                 ps.executeUpdate();
                 return rows(ps.getGeneratedKeys());
             }
-        }, "tables");
+        }, "tables", "catalog");
         step("select table with fetch size", () -> {
             conn.setAutoCommit(false);
             List<Object> r;
@@ -201,7 +201,7 @@ public class JdbcSession {
             conn.commit();
             conn.setAutoCommit(true);
             return r;
-        }, "tables");
+        }, "tables", "catalog");
         step("drop table", () -> {
             try (Statement s = conn.createStatement()) { s.execute("DROP TABLE jdbc_items"); return "dropped"; }
         }, "tables");
