@@ -163,3 +163,9 @@ SELECT id FROM fd_t WHERE iv < interval '1 day' AND tm > time '12:00' ORDER BY i
 SELECT id FROM fd_t WHERE ts >= date '2021-01-01' OR tz < timestamp '2020-06-01' ORDER BY id;
 SELECT id FROM fd_t ORDER BY iv DESC NULLS LAST;
 DROP TABLE fd_t;
+-- unknown literals resolved as PostgreSQL does
+SELECT time '10:00' + '1 hour', interval '1 hour' + '10:00',
+       date '2020-01-01' - '2019-12-01', timestamp '2020-01-01' - '2019-12-31',
+       interval '1 day' * '2';
+SELECT date '2020-01-01' + '1 day';
+SELECT -'5';
