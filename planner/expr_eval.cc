@@ -484,6 +484,15 @@ bool Evaluate(const Expr& e, const std::vector<Value>& params,
     case Expr::Kind::kParam:
       *out = e.param < static_cast<int>(params.size()) ? params[e.param]
                                                        : std::nullopt;
+      if (*out && e.type == oid::kBpchar && e.typmod > 4) {
+        // char(n) values may arrive without their padding (stored
+        // trimmed): the canonical text has it.
+        size_t chars = 0;
+        for (unsigned char ch : **out)
+          if ((ch & 0xc0) != 0x80) chars++;
+        size_t want = static_cast<size_t>(e.typmod - 4);
+        if (chars < want) (*out)->append(want - chars, ' ');
+      }
       return true;
     case Expr::Kind::kCast: {
       Value v;

@@ -73,8 +73,8 @@ INSERT INTO fs_t VALUES (1, 'Hello', 'abc', 'ab', 2.5),
   (2, 'World', 'x', 'xyz', -1), (3, NULL, NULL, NULL, NULL);
 SELECT id, length(t), upper(t), lower(v), substring(t from 2 for 2),
        position('l' in t), lpad(v, 5, '*'), t || id, id || t, c || 'x',
-       length(c) FROM fs_t ORDER BY id;
-SELECT id, concat(t, id, n), concat_ws('/', t, v), format('%s=%L', t, n),
+       length(c), octet_length(c) FROM fs_t ORDER BY id;
+SELECT id, concat(t, id, n), concat_ws('/', t, v, c), format('%s=%L', t, n),
        replace(t, 'l', 'L'), split_part(t, 'l', 1), md5(t), reverse(v),
        initcap(v), quote_literal(n), quote_nullable(n)
   FROM fs_t ORDER BY id;
