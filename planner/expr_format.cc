@@ -655,6 +655,61 @@ bool EvalFormatFunction(const Expr& e, const std::vector<Value>& args,
   const auto& ctx = hooks->type_context();
   const std::string& n = e.name;
   *handled = true;
+  if (n == "to_number") {
+    for (const Value& a : args)
+      if (!a) return true;
+    const std::string& str = *args[0];
+    const std::string& f = *args[1];
+    std::string int_part, frac_part;
+    bool negative = false, seen_point = false, any_digit = false;
+    size_t si = 0;
+    for (size_t fi = 0; fi < f.size(); fi++) {
+      char c = f[fi];
+      if (c == 'F' && fi + 1 < f.size() && f[fi + 1] == 'M') {
+        fi++;
+        continue;
+      }
+      if (si >= str.size()) break;
+      char in = str[si];
+      if (c == '9' || c == '0') {
+        if (in >= '0' && in <= '9') {
+          (seen_point ? frac_part : int_part) += in;
+          any_digit = true;
+          si++;
+        } else if ((in == '-' || in == '+' || in == '<') && !any_digit) {
+          negative = in != '+';
+          si++;
+          fi--;  // the same position again
+        } else {
+          si++;
+        }
+      } else if (c == '.' || c == 'D') {
+        if (in == '.') {
+          seen_point = true;
+          si++;
+        }
+      } else if (c == ',' || c == 'G') {
+        if (in == ',') si++;
+      } else if (c == 'S' || c == 'M' || c == 'P') {
+        if (in == '-' || in == '<') negative = true;
+        if (in == '-' || in == '+' || in == '<' || in == '>') si++;
+        if ((c == 'M' || c == 'P') && fi + 1 < f.size()) fi++;
+      } else {
+        si++;
+      }
+    }
+    int frac_digits = static_cast<int>(frac_part.size());
+    frac_part = frac_part.substr(0, frac_digits);
+    frac_part.resize(frac_digits, '0');
+    size_t nz = int_part.find_first_not_of('0');
+    int_part = nz == std::string::npos ? "0" : int_part.substr(nz);
+    std::string r = int_part;
+    if (frac_digits > 0) r += "." + frac_part;
+    bool zero = r.find_first_not_of("0.") == std::string::npos;
+    *out = (negative && !zero ? "-" : "") + r;
+    *handled = true;
+    return true;
+  }
   if (!(n == "to_char" || n == "to_date" ||
         (n == "to_timestamp" && args.size() == 2))) {
     *handled = false;
