@@ -391,6 +391,32 @@ bool Analyzer::Analyze(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
           Err("42703", "column \"" + name + "\" does not exist", c->location);
       return false;
     }
+    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: {
+      // Only the built-in byte-order collations exist (the C locale), so a
+      // COLLATE clause changes nothing.
+      const PgQuery__CollateClause* c = node->collate_clause;
+      std::string coll = sql::JoinNames(c->collname, c->n_collname);
+      std::string base =
+          coll.rfind("pg_catalog.", 0) == 0 ? coll.substr(11) : coll;
+      if (!Analyze(c->arg, out, error)) return false;
+      if (base != "default" && base != "C" && base != "POSIX" &&
+          base != "ucs_basic") {
+        *error = Err(
+            "42704",
+            "collation \"" + coll + "\" for encoding \"UTF8\" does not exist",
+            c->location);
+        return false;
+      }
+      if (!Coerce(out, oid::kText, -1, error)) return false;
+      if (!IsText((*out)->type)) {
+        *error = Err(
+            "42804",
+            "collations are not supported by type " + TypeName((*out)->type),
+            c->location);
+        return false;
+      }
+      return true;
+    }
     case PG_QUERY__NODE__NODE_SUB_LINK:
       if (scope_) return scope_->AnalyzeSubLink(node->sub_link, out, error);
       *error = Err("0A000", "subqueries are not supported yet",

@@ -85,3 +85,8 @@ SELECT id, t LIKE 'H%', t ILIKE '%O%', t ~ '^W', t SIMILAR TO '%o%',
 SELECT id FROM fs_t WHERE t LIKE '%o%' AND v NOT LIKE 'z%' ORDER BY id;
 SELECT id FROM fs_t WHERE lower(t) ~ 'w' OR starts_with(v, 'ab') ORDER BY id;
 DROP TABLE fs_t;
+-- COLLATE (only the C-locale collations exist)
+SELECT 'abc' OPERATOR(pg_catalog.~) '^(abc)$' COLLATE pg_catalog.default,
+       'b' < 'a' COLLATE "C", 'x' COLLATE "POSIX";
+SELECT 1 COLLATE "C";
+SELECT 'a' COLLATE "no_such_collation";
