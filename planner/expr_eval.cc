@@ -207,7 +207,6 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
     bool insensitive = op.find('*') != std::string::npos;
     bool negate = op[0] == '!';
     std::string subject = *l;
-    if (lt == oid::kBpchar) subject.erase(subject.find_last_not_of(' ') + 1);
     bool match;
     if (!LikeMatch(subject, *r, "\\", insensitive, &match, error)) return false;
     *out = match != negate ? "t" : "f";

@@ -90,3 +90,6 @@ SELECT 'abc' OPERATOR(pg_catalog.~) '^(abc)$' COLLATE pg_catalog.default,
        'b' < 'a' COLLATE "C", 'x' COLLATE "POSIX";
 SELECT 1 COLLATE "C";
 SELECT 'a' COLLATE "no_such_collation";
+-- char(n) keeps its padding for LIKE and regular expressions
+SELECT 'ab'::char(4) LIKE 'ab', 'ab'::char(4) LIKE 'ab%', 'ab'::char(4) ~ 'b$',
+       'ab'::char(4) || 'c', length('ab'::char(4)), upper('ab'::char(4)) || '|';
