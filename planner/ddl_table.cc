@@ -89,6 +89,38 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
                     "table inheritance, partitions and typed tables are not "
                     "supported yet",
                     rv->location));
+  // Storage parameters tune PostgreSQL's heap (page fill, vacuum); they do
+  // not change results, and documents in SQLite have no such knobs.
+  // Unknown ones are refused as PostgreSQL refuses them.
+  for (size_t i = 0; i < stmt->n_options; i++) {
+    const PgQuery__DefElem* d = stmt->options[i]->def_elem;
+    std::string opt = d->defname;
+    if (d->defnamespace && *d->defnamespace)
+      opt = std::string(d->defnamespace) + "." + opt;
+    static const char* kKnown[] = {"fillfactor",
+                                   "parallel_workers",
+                                   "user_catalog_table",
+                                   "toast_tuple_target",
+                                   "vacuum_index_cleanup",
+                                   "vacuum_truncate",
+                                   "log_autovacuum_min_duration"};
+    bool known =
+        opt.rfind("autovacuum_", 0) == 0 || opt.rfind("toast.", 0) == 0;
+    for (const char* k : kKnown) known |= opt == k;
+    if (!known)
+      return Fail(Err("22023", "unrecognized parameter \"" + opt + "\""));
+    if (opt == "fillfactor" && d->arg &&
+        d->arg->node_case == PG_QUERY__NODE__NODE_INTEGER) {
+      int v = d->arg->integer->ival;
+      if (v < 10 || v > 100) {
+        PgError e =
+            Err("22023", "value " + std::to_string(v) +
+                             " out of bounds for option \"fillfactor\"");
+        e.detail = "Valid values are between \"10\" and \"100\".";
+        return Fail(e);
+      }
+    }
+  }
   std::string schema =
       rv->schemaname && *rv->schemaname ? rv->schemaname : "public";
   std::string name = rv->relname;

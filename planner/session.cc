@@ -580,6 +580,11 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
       return AnalyzeUpdate(plan.get(), error);
     case PG_QUERY__NODE__NODE_DELETE_STMT:
       return AnalyzeDelete(plan.get(), error);
+    case PG_QUERY__NODE__NODE_PREPARE_STMT:
+      return AnalyzePrepare(plan.get(), error);
+    case PG_QUERY__NODE__NODE_EXECUTE_STMT:
+      return AnalyzeExecute(plan.get(), error);
+    case PG_QUERY__NODE__NODE_VACUUM_STMT:
     case PG_QUERY__NODE__NODE_CREATE_STMT:
     case PG_QUERY__NODE__NODE_DROP_STMT:
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
@@ -981,6 +986,8 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
     portal->final_result = r;
     return r;
   }
+  if (plan.node->node_case == PG_QUERY__NODE__NODE_EXECUTE_STMT)
+    return RunExecute(portal, max_rows, sink, simple);
   if (plan.dml) {
     if (!portal->started) {
       PgError error;

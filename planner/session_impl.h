@@ -226,6 +226,15 @@ class SessionImpl : public Session, public SessionHooks {
   ExecuteResult RunComment(const PgQuery__CommentStmt* stmt);
   ExecuteResult RunRenameObject(const PgQuery__RenameStmt* stmt,
                                 ResultSink* sink);
+  // SQL PREPARE / EXECUTE and VACUUM / ANALYZE (prepare.cc).
+  bool AnalyzePrepare(Plan* plan, PgError* error);
+  ExecuteResult RunPrepare(const Plan& plan);
+  bool AnalyzeExecute(Plan* plan, PgError* error);
+  ExecuteResult RunExecute(PortalImpl* portal, int64_t max_rows,
+                           ResultSink* sink, bool simple);
+  ExecuteResult RunVacuum(const PgQuery__VacuumStmt* stmt);
+  std::map<std::string, std::shared_ptr<Plan>> sql_prepared_;
+  std::unique_ptr<PortalImpl> execute_portal_;
   // A storage status as a PostgreSQL error.
   PgError TableError(const docstore::Status& s);
   // Sequence helpers (sequences.cc).

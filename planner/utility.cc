@@ -226,6 +226,10 @@ const char* StatementName(const PgQuery__Node* node) {
 ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
   const PgQuery__Node* node = plan.node;
   switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_PREPARE_STMT:
+      return RunPrepare(plan);
+    case PG_QUERY__NODE__NODE_VACUUM_STMT:
+      return RunVacuum(node->vacuum_stmt);
     case PG_QUERY__NODE__NODE_CREATE_STMT:
       return RunCreateTable(node->create_stmt, sink);
     case PG_QUERY__NODE__NODE_DROP_STMT:
@@ -265,6 +269,7 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
                           "DISCARD ALL cannot run inside a transaction block"));
         }
         settings_.ResetAll();
+        sql_prepared_.clear();
         sink->DeallocateAllPrepared();
         return Tag("DISCARD ALL");
       }
@@ -279,10 +284,11 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
     case PG_QUERY__NODE__NODE_DEALLOCATE_STMT: {
       const char* name = node->deallocate_stmt->name;
       if (!name || !*name) {
+        sql_prepared_.clear();
         sink->DeallocateAllPrepared();
         return Tag("DEALLOCATE ALL");
       }
-      if (!sink->DeallocatePrepared(name)) {
+      if (!sql_prepared_.erase(name) && !sink->DeallocatePrepared(name)) {
         return Fail(Err("26000", "prepared statement \"" + std::string(name) +
                                      "\" does not exist"));
       }

@@ -1,0 +1,180 @@
+// SQL-level PREPARE / EXECUTE, VACUUM and ANALYZE.
+#include <sqlite3.h>
+
+#include "planner/expr_internal.h"
+#include "planner/session_impl.h"
+#include "planner/session_util.h"
+
+namespace kova::planner {
+
+bool SessionImpl::AnalyzePrepare(Plan* plan, PgError* error) {
+  const PgQuery__PrepareStmt* p = plan->node->prepare_stmt;
+  if (sql_prepared_.count(p->name)) {
+    *error = Err("42P05", "prepared statement \"" + std::string(p->name) +
+                              "\" already exists");
+    return false;
+  }
+  return true;
+}
+
+ExecuteResult SessionImpl::RunPrepare(const Plan& plan) {
+  const PgQuery__PrepareStmt* p = plan.node->prepare_stmt;
+  if (sql_prepared_.count(p->name))
+    return Fail(Err("42P05", "prepared statement \"" + std::string(p->name) +
+                                 "\" already exists"));
+  auto inner = std::make_shared<Plan>();
+  inner->tree = plan.tree;
+  inner->node = p->query;
+  inner->text = plan.text;
+  inner->simple = false;
+  for (size_t i = 0; i < p->n_argtypes; i++) {
+    uint32_t type;
+    int32_t typmod;
+    PgError error;
+    if (!ResolveTypeName(p->argtypes[i]->type_name, &type, &typmod, &error))
+      return Fail(error);
+    inner->param_types.push_back(type);
+  }
+  PgError error;
+  if (!Analyze(inner, &error)) return Fail(error);
+  sql_prepared_[p->name] = inner;
+  return Tag("PREPARE");
+}
+
+bool SessionImpl::AnalyzeExecute(Plan* plan, PgError* error) {
+  const PgQuery__ExecuteStmt* x = plan->node->execute_stmt;
+  auto it = sql_prepared_.find(x->name);
+  if (it == sql_prepared_.end()) {
+    *error = Err("26000", "prepared statement \"" + std::string(x->name) +
+                              "\" does not exist");
+    return false;
+  }
+  const Plan& target = *it->second;
+  if (x->n_params != target.param_types.size()) {
+    *error =
+        Err("42601", "wrong number of parameters for prepared statement \"" +
+                         std::string(x->name) + "\"");
+    error->detail = "Expected " + std::to_string(target.param_types.size()) +
+                    " parameters but got " + std::to_string(x->n_params) + ".";
+    return false;
+  }
+  plan->columns = target.columns;
+  plan->is_select = false;
+  return true;
+}
+
+ExecuteResult SessionImpl::RunExecute(PortalImpl* portal, int64_t max_rows,
+                                      ResultSink* sink, bool simple) {
+  const PgQuery__ExecuteStmt* x = portal->plan->node->execute_stmt;
+  auto it = sql_prepared_.find(x->name);
+  if (it == sql_prepared_.end())
+    return Fail(Err("26000", "prepared statement \"" + std::string(x->name) +
+                                 "\" does not exist"));
+  std::shared_ptr<Plan> target = it->second;
+  if (!portal->started) {
+    // The arguments: expressions of the parameters' types.
+    std::vector<Value> params;
+    Analyzer analyzer(
+        this, portal->plan->simple ? nullptr : &portal->plan->param_types);
+    for (size_t i = 0; i < x->n_params; i++) {
+      std::unique_ptr<Expr> e;
+      PgError error;
+      uint32_t type = target->param_types[i];
+      if (!analyzer.Analyze(x->params[i], &e, &error) ||
+          !analyzer.Coerce(&e, type, -1, &error))
+        return Fail(error);
+      Value v;
+      if (!Evaluate(*e, portal->params, this, &v, &error)) return Fail(error);
+      if (v && e->type != type) {
+        std::string out;
+        if (!types::Cast(e->type, type, -1, *v, settings_.type_context(), &out,
+                         &error)) {
+          PgError err =
+              Err("42804", "parameter $" + std::to_string(i + 1) + " of type " +
+                               types::FormatTypeName(e->type, -1) +
+                               " cannot be coerced to the expected "
+                               "type " +
+                               types::FormatTypeName(type, -1));
+          err.hint = "You will need to rewrite or cast the expression.";
+          return Fail(err);
+        }
+        v = out;
+      }
+      params.push_back(std::move(v));
+    }
+    execute_portal_ = std::make_unique<PortalImpl>();
+    execute_portal_->plan = target;
+    execute_portal_->params = std::move(params);
+    execute_portal_->formats = portal->formats;
+    if (execute_portal_->formats.size() != target->columns.size())
+      execute_portal_->formats.assign(target->columns.size(), Format::kText);
+    portal->started = true;
+  }
+  return Run(execute_portal_.get(), max_rows, sink, simple);
+}
+
+ExecuteResult SessionImpl::RunVacuum(const PgQuery__VacuumStmt* stmt) {
+  const char* what = stmt->is_vacuumcmd ? "VACUUM" : "ANALYZE";
+  if (stmt->is_vacuumcmd && (in_block_ || implicit_))
+    return Fail(Err(
+        "25001", std::string(what) + " cannot run inside a transaction block"));
+  for (size_t i = 0; i < stmt->n_options; i++) {
+    std::string opt = stmt->options[i]->def_elem->defname;
+    static const char* kKnown[] = {
+        "verbose",       "analyze",     "freeze",
+        "full",          "skip_locked", "disable_page_skipping",
+        "index_cleanup", "truncate",    "process_toast",
+        "parallel",      "process_main"};
+    bool known = false;
+    for (const char* k : kKnown) known |= opt == k;
+    if (!known)
+      return Fail(Err("42601", std::string("unrecognized ") + what +
+                                   " option \"" + opt + "\""));
+  }
+  PgError error;
+  if (!LoadCatalog(&error)) return Fail(error);
+  // What VACUUM and ANALYZE mean for documents in SQLite: fresh planner
+  // statistics for the collections' tables and indexes (SQLite's ANALYZE).
+  // Space is reused by SQLite as rows change, so there is nothing to reclaim
+  // row by row.
+  std::vector<std::string> tables;
+  for (size_t i = 0; i < stmt->n_rels; i++) {
+    const PgQuery__VacuumRelation* vr = stmt->rels[i]->vacuum_relation;
+    CompileContext context;
+    context.catalog = catalog_;
+    context.db = database_;
+    const catalog::Table* t;
+    const catalog::View* v;
+    if (!QueryCompiler::LookupRelation(&context, vr->relation, &t, &v,
+                                       &error)) {
+      error.position = 0;
+      return Fail(error);
+    }
+    if (v) continue;  // PostgreSQL skips views with a warning
+    std::string tbl;
+    if (!CollectionTable(
+            t->schema == "admin" ? "admin.counters" : t->collection, &tbl,
+            &error))
+      return Fail(error);
+    tables.push_back(tbl);
+  }
+  if (stmt->n_rels == 0) {
+    for (const auto& [k, t] : catalog_->tables()) {
+      std::string tbl;
+      if (CollectionTable(t.collection, &tbl, &error)) tables.push_back(tbl);
+    }
+  }
+  for (const auto& tbl : tables) {
+    char* message = nullptr;
+    std::string sql = "ANALYZE " + tbl;
+    if (sqlite3_exec(storage_->connection(), sql.c_str(), nullptr, nullptr,
+                     &message) != SQLITE_OK) {
+      std::string m = message ? message : "failed";
+      sqlite3_free(message);
+      return Fail(Err("XX000", std::string(what) + " failed: " + m));
+    }
+  }
+  return Tag(what);
+}
+
+}  // namespace kova::planner
