@@ -600,7 +600,7 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
         "To enable copying to a view, provide an INSTEAD OF INSERT trigger.";
     return Fail(e);
   }
-  if (o.freeze) {
+  if (o.freeze && !s.IsFreshTable(table->schema + "." + table->name)) {
     return Fail(Err("55000",
                     "cannot perform COPY FREEZE because the table was not "
                     "created or truncated in the current subtransaction"));

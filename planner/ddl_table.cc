@@ -539,6 +539,7 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
     s = catalog::Catalog::PutSequence(storage_.get(), database_, seq);
   }
   if (!s.ok()) return Fail(TableError(s));
+  MarkFreshTable(schema + "." + name);
   return Tag("CREATE TABLE");
 }
 
@@ -914,6 +915,8 @@ ExecuteResult SessionImpl::RunTruncate(const PgQuery__TruncateStmt* stmt) {
       }
     }
   }
+  for (const catalog::Table* t : tables)
+    MarkFreshTable(t->schema + "." + t->name);
   return Tag("TRUNCATE TABLE");
 }
 

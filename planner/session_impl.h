@@ -234,6 +234,18 @@ class SessionImpl : public Session, public SessionHooks {
                            ResultSink* sink, bool simple);
   ExecuteResult RunVacuum(const PgQuery__VacuumStmt* stmt);
   std::map<std::string, std::shared_ptr<Plan>> sql_prepared_;
+  // Tables created or truncated in the current transaction and savepoint
+  // level (COPY FREEZE is allowed on them, as PostgreSQL allows it).
+  std::map<std::string, std::pair<int64_t, size_t>> fresh_tables_;
+  void MarkFreshTable(const std::string& qualified) {
+    if (in_block_ || implicit_)
+      fresh_tables_[qualified] = {txn_start_, savepoints_.size()};
+  }
+  bool IsFreshTable(const std::string& qualified) const {
+    auto it = fresh_tables_.find(qualified);
+    return (in_block_ || implicit_) && it != fresh_tables_.end() &&
+           it->second == std::make_pair(txn_start_, savepoints_.size());
+  }
   std::unique_ptr<PortalImpl> execute_portal_;
   // A storage status as a PostgreSQL error.
   PgError TableError(const docstore::Status& s);
