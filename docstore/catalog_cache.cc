@@ -111,8 +111,12 @@ Status SessionImpl::RefreshCatalog() {
 }
 
 Status SessionImpl::BumpCatalogVersion() {
+  // A random new version, not version + 1: a rolled-back change must never
+  // share its version with a later committed one, or a session that saw
+  // the rolled-back catalog could take it for the committed one.
   Status s = Exec(
-      "UPDATE kova_meta SET value = value + 1 WHERE key='catalog_version'");
+      "UPDATE kova_meta SET value = (random() & 9223372036854775807) "
+      "WHERE key='catalog_version'");
   if (!s.ok()) return s;
   // Everything cached is reloaded on next use; pointers handed out before
   // this call must not be used after it.
