@@ -1288,9 +1288,8 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
         Err("42803", "aggregate function calls cannot be nested", f->location);
     return false;
   }
-  if (f->agg_filter || f->agg_within_group) {
-    *error = Err("0A000",
-                 "FILTER and WITHIN GROUP in aggregates are not supported yet",
+  if (f->agg_within_group) {
+    *error = Err("0A000", "WITHIN GROUP in aggregates is not supported yet",
                  f->location);
     return false;
   }
@@ -1299,6 +1298,26 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
   e->name = name;
   e->distinct = f->agg_distinct;
   e->location = f->location;
+  // FILTER (WHERE cond): the condition is the last argument (has_else).
+  auto add_filter = [&]() {
+    if (!f->agg_filter) return true;
+    std::unique_ptr<Expr> cond;
+    in_aggregate_ = true;
+    bool ok = Analyze(f->agg_filter, &cond, error) &&
+              Coerce(&cond, oid::kBool, -1, error);
+    in_aggregate_ = false;
+    if (!ok) return false;
+    if (cond->type != oid::kBool) {
+      *error = Err("42804",
+                   "argument of FILTER must be type boolean, not type " +
+                       TypeName(cond->type),
+                   cond->location);
+      return false;
+    }
+    e->args.push_back(std::move(cond));
+    e->has_else = true;
+    return true;
+  };
   if (f->agg_star) {
     if (name != "count") {
       *error = Err(
@@ -1308,6 +1327,7 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
       return false;
     }
     e->type = oid::kInt8;
+    if (!add_filter()) return false;
     *out = std::move(e);
     return true;
   }
@@ -1425,6 +1445,7 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
     e->value = order_flags;
     for (auto& key : order_keys) e->args.push_back(std::move(key));
   }
+  if (!add_filter()) return false;
   *out = std::move(e);
   return true;
 }

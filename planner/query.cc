@@ -802,58 +802,17 @@ std::string QueryCompiler::Emit(const Expr& e) {
       return EmitFallback(e);
     }
     case Expr::Kind::kAggregate: {
-      if (e.args.empty()) return "count(*)";
-      std::string d = e.distinct ? "DISTINCT " : "";
-      std::string a = Emit(*e.args[0]);
-      uint32_t t = e.args[0]->type;
-      if (e.name == "count") return "count(" + d + a + ")";
-      if (e.name == "sum") {
-        if (t == oid::kInt2 || t == oid::kInt4 || IsFloat(t))
-          return "sum(" + d + a + ")";
-        return "(kova_sum(" + d + a + ") COLLATE kova_numeric)";
-      }
-      if (e.name == "avg") {
-        if (IsFloat(t)) return "avg(" + d + a + ")";
-        if (t == oid::kInterval) {
-          if (!emit_failed_)
-            emit_error_ =
-                Err("0A000", "avg(interval) is not supported yet", e.location);
-          emit_failed_ = true;
-          return "NULL";
-        }
-        return "(kova_avg(" + d + a + ") COLLATE kova_numeric)";
-      }
-      if (e.name == "min" || e.name == "max") {
-        std::string sql = e.name + "(" + d + a + ")";
-        const char* coll = CollationOf(e.type);
-        if (*coll) sql = "(" + sql + " COLLATE " + coll + ")";
-        return sql;
-      }
-      if (e.name == "bool_and" || e.name == "every")
-        return "min(" + d + a + ")";
-      if (e.name == "bool_or") return "max(" + d + a + ")";
-      if (e.name == "string_agg" && e.param > 0 && e.value) {
-        // string_agg(x, sep ORDER BY keys): SQLite's aggregates take no
-        // ORDER BY, so the rows are collected and sorted at the end.
-        if (e.distinct) {
-          if (!emit_failed_)
-            emit_error_ = Err("0A000",
-                              "string_agg(DISTINCT ... ORDER BY ...) is not "
-                              "supported yet",
-                              e.location);
-          emit_failed_ = true;
-          return "NULL";
-        }
-        std::string sql = "kova_ordered_string_agg(" +
-                          SqlQuoteLiteral(*e.value) + ", " + a + ", " +
-                          Emit(*e.args[1]);
-        for (size_t i = 2; i < e.args.size(); i++)
-          sql += ", " + Emit(*e.args[i]);
-        return sql + ")";
-      }
-      if (e.name == "string_agg")
-        return "group_concat(" + d + a + ", " + Emit(*e.args[1]) + ")";
-      return "NULL";
+      // FILTER (WHERE cond) is the last argument; SQLite has FILTER too.
+      std::vector<const Expr*> args;
+      size_t n = e.args.size() - (e.has_else ? 1 : 0);
+      for (size_t i = 0; i < n; i++) args.push_back(e.args[i].get());
+      std::string call = EmitAggregateCall(e, args);
+      if (!e.has_else) return call;
+      std::string filter = " FILTER (WHERE " + Emit(*e.args.back()) + ")";
+      size_t coll = call.rfind(" COLLATE ");
+      if (call[0] == '(' && coll != std::string::npos)
+        return call.substr(0, coll) + filter + call.substr(coll);
+      return call + filter;
     }
     case Expr::Kind::kSubquery: {
       if (e.name == "exists") return "EXISTS (" + e.subquery_sql + ")";
@@ -883,6 +842,66 @@ std::string QueryCompiler::Emit(const Expr& e) {
       return EmitFallback(e);
   }
   return EmitFallback(e);
+}
+
+std::string QueryCompiler::EmitAggregateCall(
+    const Expr& e, const std::vector<const Expr*>& args) {
+  if (args.empty()) return "count(*)";
+  std::string d = e.distinct ? "DISTINCT " : "";
+  std::string a = Emit(*args[0]);
+  uint32_t t = args[0]->type;
+  if (e.name == "count") return "count(" + d + a + ")";
+  if (e.name == "sum") {
+    if (t == oid::kInt2 || t == oid::kInt4 || IsFloat(t))
+      return "sum(" + d + a + ")";
+    return "(kova_sum(" + d + a + ") COLLATE kova_numeric)";
+  }
+  if (e.name == "avg") {
+    if (IsFloat(t)) return "avg(" + d + a + ")";
+    if (t == oid::kInterval) {
+      if (!emit_failed_)
+        emit_error_ =
+            Err("0A000", "avg(interval) is not supported yet", e.location);
+      emit_failed_ = true;
+      return "NULL";
+    }
+    return "(kova_avg(" + d + a + ") COLLATE kova_numeric)";
+  }
+  if (e.name == "min" || e.name == "max") {
+    std::string sql = e.name + "(" + d + a + ")";
+    const char* coll = CollationOf(e.type);
+    if (*coll) sql = "(" + sql + " COLLATE " + coll + ")";
+    return sql;
+  }
+  if (e.name == "bool_and" || e.name == "every") return "min(" + d + a + ")";
+  if (e.name == "bool_or") return "max(" + d + a + ")";
+  if (e.name == "string_agg" && e.param > 0 && e.value) {
+    // string_agg(x, sep ORDER BY keys): SQLite's aggregates take no
+    // ORDER BY, so the rows are collected and sorted at the end.
+    if (e.distinct) {
+      if (!emit_failed_)
+        emit_error_ = Err("0A000",
+                          "string_agg(DISTINCT ... ORDER BY ...) is not "
+                          "supported yet",
+                          e.location);
+      emit_failed_ = true;
+      return "NULL";
+    }
+    std::string sql = "kova_ordered_string_agg(" + SqlQuoteLiteral(*e.value) +
+                      ", " + a + ", " + Emit(*args[1]);
+    for (size_t i = 2; i < args.size(); i++) sql += ", " + Emit(*args[i]);
+    return sql + ")";
+  }
+  if (e.name == "string_agg")
+    return "group_concat(" + d + a + ", " + Emit(*args[1]) + ")";
+  return "NULL";
+}
+
+bool QueryCompiler::HasAggregate(const Expr& e) {
+  if (e.kind == Expr::Kind::kAggregate) return true;
+  for (const auto& a : e.args)
+    if (HasAggregate(*a)) return true;
+  return false;
 }
 
 bool QueryCompiler::ExpandStar(const PgQuery__ColumnRef* ref,
@@ -1437,6 +1456,20 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
       sql += (i ? ", " : "") + groups[i];
   }
   if (!having.empty()) sql += " HAVING " + having;
+  // HAVING without GROUP BY and without an aggregate in the list: SQLite
+  // takes the query for a plain one and refuses HAVING; a hidden count(*)
+  // makes it the one-group aggregate it is.
+  bool list_aggregates = false;
+  for (const auto& t : targets) list_aggregates |= HasAggregate(*t);
+  if (!having.empty() && groups.empty() && !list_aggregates && !distinct_on) {
+    sql.insert(7 + select.size(), ", count(*) AS kova_agg");
+    std::string outputs;
+    for (size_t i = 0; i < targets.size(); i++)
+      outputs += (i ? ", " : "") + std::string("c") + std::to_string(i);
+    if (targets.empty()) outputs = "c_none";
+    sql = "SELECT " + outputs + " FROM (" + sql + ")";
+    order.clear();  // one row at most
+  }
   if (distinct_on) {
     std::string window = "row_number() OVER (PARTITION BY " + distinct_on_keys;
     std::string outer_order;

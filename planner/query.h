@@ -139,6 +139,9 @@ class QueryCompiler : public ExprScope {
   std::string Bind(uint32_t type, const Value& value);
   std::string EmitFallback(const Expr& e);
   std::string EmitOperator(const Expr& e);
+  static bool HasAggregate(const Expr& e);
+  std::string EmitAggregateCall(const Expr& e,
+                                const std::vector<const Expr*>& args);
   std::string NewAlias();
 
   CompileContext* context_;
