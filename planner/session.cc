@@ -566,10 +566,24 @@ static bool WritesStorage(const PgQuery__Node* node) {
   }
 }
 
+// A query that may call nextval/setval (or run a document command) writes
+// counters: its transaction takes the write lock from the start too. A
+// look at the text is enough (a false match only takes the lock early).
+static bool CallsWritingFunction(const std::string& text) {
+  std::string lower;
+  lower.reserve(text.size());
+  for (char c : text)
+    lower.push_back(
+        static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return lower.find("nextval") != std::string::npos ||
+         lower.find("setval") != std::string::npos ||
+         lower.find("kova.command") != std::string::npos;
+}
+
 bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
   if (!plan->node) return true;  // empty query
   const PgQuery__Node* node = plan->node;
-  statement_writes_ = WritesStorage(node);
+  statement_writes_ = WritesStorage(node) || CallsWritingFunction(plan->text);
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT:
       if (IsTableStatement(node)) return AnalyzeTableSelect(plan.get(), error);
@@ -966,7 +980,8 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
     r.empty_query = true;
     return r;
   }
-  statement_writes_ = WritesStorage(plan.node);
+  statement_writes_ =
+      WritesStorage(plan.node) || CallsWritingFunction(plan.text);
   statement_seq_++;
   struct Running {
     std::atomic<bool>& flag;
