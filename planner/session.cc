@@ -140,6 +140,7 @@ docstore::Status SessionImpl::EnsureStorageTransaction() {
     if (s.ok()) s = storage_->Begin();
     if (s.ok()) {
       txn_wrote_ = false;
+      counter_writes_only_ = false;
       snapshot_statement_ = statement_seq_;
     }
     return s;
@@ -166,6 +167,22 @@ void SessionImpl::RefreshReadSnapshot() {
   if (storage_->Commit().ok()) snapshot_statement_ = -1;
 }
 
+// A transaction whose only writes advanced counters (nextval) commits
+// without waiting for its fsync, as PostgreSQL's nextval-only
+// transactions: the advance reaches the log, and any later durable commit
+// flushes it along (the log is sequential), so a value a durable row holds
+// is never handed out again.
+docstore::Status SessionImpl::CommitStorage() {
+  bool relaxed = counter_writes_only_ && durable_commits_ != 0;
+  if (relaxed) {
+    docstore::Status s = storage_->SetDurableCommits(false);
+    if (!s.ok()) return s;
+    durable_commits_ = -1;  // applied again when the next transaction begins
+  }
+  counter_writes_only_ = false;
+  return storage_->Commit();
+}
+
 docstore::Status SessionImpl::ApplyDurability() {
   // synchronous_commit off: commits return before their fsync.
   bool full = settings_.Get("synchronous_commit") != "off";
@@ -185,7 +202,7 @@ void SessionImpl::EndImplicit(bool commit) {
   if (!implicit_) return;
   implicit_ = false;
   DropTransactionCursors();
-  if (commit && (!storage_->in_transaction() || storage_->Commit().ok())) {
+  if (commit && (!storage_->in_transaction() || CommitStorage().ok())) {
     settings_.OnCommit();
   } else {
     if (storage_->in_transaction()) storage_->Rollback();
@@ -301,7 +318,7 @@ void SessionImpl::SimpleQuery(
         single_statement_ = false;
         if (storage_->in_transaction() && !in_block_ && !implicit_) {
           if (r.ok) {
-            docstore::Status c = storage_->Commit();
+            docstore::Status c = CommitStorage();
             if (!c.ok()) r = Fail(TableError(c));
           } else {
             storage_->Rollback();
@@ -580,10 +597,24 @@ static bool CallsWritingFunction(const std::string& text) {
          lower.find("kova.command") != std::string::npos;
 }
 
+// nextval/setval and no document command: the statement's writes are
+// counter advances only.
+static bool CallsCounterFunctionOnly(const std::string& text) {
+  std::string lower;
+  for (char c : text)
+    lower.push_back(
+        static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return lower.find("kova.command") == std::string::npos &&
+         (lower.find("nextval") != std::string::npos ||
+          lower.find("setval") != std::string::npos);
+}
+
 bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
   if (!plan->node) return true;  // empty query
   const PgQuery__Node* node = plan->node;
   statement_writes_ = WritesStorage(node) || CallsWritingFunction(plan->text);
+  statement_counters_only_ =
+      !WritesStorage(node) && CallsCounterFunctionOnly(plan->text);
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT:
       if (IsTableStatement(node)) return AnalyzeTableSelect(plan.get(), error);
@@ -982,6 +1013,8 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
   }
   statement_writes_ =
       WritesStorage(plan.node) || CallsWritingFunction(plan.text);
+  statement_counters_only_ =
+      !WritesStorage(plan.node) && CallsCounterFunctionOnly(plan.text);
   statement_seq_++;
   struct Running {
     std::atomic<bool>& flag;

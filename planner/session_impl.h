@@ -254,7 +254,13 @@ class SessionImpl : public Session, public SessionHooks {
                        PgError* error);
   bool NextValue(const catalog::Sequence& seq, int64_t* value, PgError* error);
   // Storage writes need the write lock for the whole transaction.
-  docstore::Status EnsureWriteTransaction();
+  // counters_only: the write only advances counters (nextval, setval).
+  docstore::Status EnsureWriteTransaction(bool counters_only = false);
+  docstore::Status CommitStorage();
+  // Every write of the open transaction advanced a counter (nextval), so
+  // its commit need not wait for the fsync (CommitStorage).
+  bool counter_writes_only_ = false;
+  bool statement_counters_only_ = false;
   docstore::Status ApplyDurability();
   int durable_commits_ = -1;  // PRAGMA synchronous applied: 1 FULL, 0 NORMAL
   // The table's docstore collection table (quoted SQLite name).

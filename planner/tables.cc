@@ -1,3 +1,5 @@
+#include <sqlite3.h>
+
 // Statements over tables: the catalog snapshot of a session, analysis of
 // SELECTs that read tables, and running compiled statements.
 #include "planner/expr_internal.h"
@@ -23,9 +25,15 @@ PgError SessionImpl::TableError(const docstore::Status& s) {
   }
 }
 
-docstore::Status SessionImpl::EnsureWriteTransaction() {
+docstore::Status SessionImpl::EnsureWriteTransaction(bool counters_only) {
   RefreshReadSnapshot();
   if (storage_->in_transaction()) {
+    // Any write other than a counter advance makes the commit durable.
+    bool first_write =
+        !txn_wrote_ &&
+        sqlite3_txn_state(storage_->connection(), nullptr) != SQLITE_TXN_WRITE;
+    counter_writes_only_ =
+        counters_only && (first_write || counter_writes_only_);
     txn_wrote_ = true;
     return docstore::Status::OK();
   }
@@ -35,6 +43,7 @@ docstore::Status SessionImpl::EnsureWriteTransaction() {
   if (s.ok()) s = storage_->BeginWrite();
   if (s.ok()) {
     txn_wrote_ = true;
+    counter_writes_only_ = counters_only;
     snapshot_statement_ = statement_seq_;
   }
   return s;

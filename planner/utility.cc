@@ -576,8 +576,8 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
         settings_.OnRollback();
         return Tag("ROLLBACK");
       }
-      docstore::Status s = storage_->in_transaction() ? storage_->Commit()
-                                                      : docstore::Status::OK();
+      docstore::Status s =
+          storage_->in_transaction() ? CommitStorage() : docstore::Status::OK();
       if (!s.ok()) {
         settings_.OnRollback();
         return Fail(StorageError(s));
