@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -136,7 +137,8 @@ struct StoreOptions {
   // FULL: each commit is on disk before it returns (durable). NORMAL: a
   // commit survives a process crash but not a power loss.
   bool synchronous_full = true;
-  int busy_timeout_ms = 5000;
+  // How long a writer waits for another writer's transaction to end.
+  int busy_timeout_ms = 30000;
 };
 
 class Session;
@@ -155,12 +157,17 @@ class Store {
   Status NewSession(std::unique_ptr<Session>* session);
   const std::string& dir() const { return dir_; }
   const StoreOptions& options() const { return options_; }
+  // Writers of this process queue here before SQLite's write lock: a
+  // blocking wait wakes at once, where SQLite's busy handler polls with
+  // growing sleeps and can starve a writer under steady load.
+  std::timed_mutex& writer_lock() { return writer_; }
 
  private:
   Store(std::string dir, StoreOptions options, int lock_fd);
   std::string dir_;
   StoreOptions options_;
   int lock_fd_;
+  std::timed_mutex writer_;
 };
 
 class SessionImpl;

@@ -228,12 +228,18 @@ class SessionImpl {
                           size_t count, size_t* inserted);
 
   Store* store() { return store_; }
+  // The process-wide writer queue (Store::writer_lock), held from a write
+  // transaction's BEGIN to its end.
+  bool AcquireWriter();
+  void ReleaseWriter();
+  bool holds_writer() const { return holds_writer_; }
   sqlite3* db() { return db_; }
   bool is_counters(const CollectionMeta& meta) const;
 
  private:
   Store* store_;
   sqlite3* db_;
+  bool holds_writer_ = false;
   std::unordered_map<std::string, sqlite3_stmt*> statements_;
   int64_t catalog_version_ = -1;
   // Inside an explicit transaction the snapshot is fixed: the catalog is
@@ -286,6 +292,15 @@ Status SessionImpl::InWrite(Fn&& fn, bool atomic) {
     savepoint_depth_--;
     return s;
   }
+  if (!AcquireWriter()) {
+    return Status::Error(Code::kBusy,
+                         "could not obtain a lock on the data within the "
+                         "lock timeout (another writer)");
+  }
+  struct Release {
+    SessionImpl* s;
+    ~Release() { s->ReleaseWriter(); }
+  } release{this};
   Status s = ExecCached("BEGIN IMMEDIATE");
   if (!s.ok()) return s;
   s = RefreshCatalog();

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 
@@ -178,6 +179,7 @@ Status Store::NewSession(std::unique_ptr<Session>* session) {
 SessionImpl::~SessionImpl() {
   for (auto& [sql, stmt] : statements_) sqlite3_finalize(stmt);
   if (explicit_txn_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  ReleaseWriter();
   sqlite3_close_v2(db_);
 }
 
@@ -226,15 +228,35 @@ Status SessionImpl::Step(sqlite3_stmt* stmt, int* rc) {
   return SqliteError(db_, *rc, "step");
 }
 
+bool SessionImpl::AcquireWriter() {
+  if (holds_writer_) return true;
+  holds_writer_ = store_->writer_lock().try_lock_for(
+      std::chrono::milliseconds(store_->options().busy_timeout_ms));
+  return holds_writer_;
+}
+
+void SessionImpl::ReleaseWriter() {
+  if (!holds_writer_) return;
+  holds_writer_ = false;
+  store_->writer_lock().unlock();
+}
+
 Status SessionImpl::Begin(bool immediate) {
   if (explicit_txn_) {
     return Status::Error(Code::kIllegalOperation,
                          "there is already a transaction in progress");
   }
+  if (immediate && !AcquireWriter()) {
+    return Status::Error(Code::kBusy,
+                         "could not obtain a lock on the data within the "
+                         "lock timeout (another writer)");
+  }
   Status s = ExecCached(immediate ? "BEGIN IMMEDIATE" : "BEGIN");
   if (s.ok()) {
     explicit_txn_ = true;
     catalog_checked_in_txn_ = false;
+  } else {
+    ReleaseWriter();
   }
   return s;
 }
@@ -253,11 +275,13 @@ Status SessionImpl::Commit() {
     collections_.clear();
     catalog_version_ = -1;
     ReapplyHandedOut();
+    ReleaseWriter();
     return s;
   }
   explicit_txn_ = false;
   handed_out_.clear();
   set_values_.clear();
+  ReleaseWriter();
   return s;
 }
 
@@ -272,6 +296,7 @@ Status SessionImpl::Rollback() {
   collections_.clear();
   catalog_version_ = -1;
   Status r = ReapplyHandedOut();
+  ReleaseWriter();
   return s.ok() ? r : s;
 }
 
