@@ -167,18 +167,11 @@ void SessionImpl::RefreshReadSnapshot() {
   if (storage_->Commit().ok()) snapshot_statement_ = -1;
 }
 
-// A transaction whose only writes advanced counters (nextval) commits
-// without waiting for its fsync, as PostgreSQL's nextval-only
-// transactions: the advance reaches the log, and any later durable commit
-// flushes it along (the log is sequential), so a value a durable row holds
-// is never handed out again.
+// Commits the storage transaction. (A transaction whose only writes
+// advanced counters could commit without its fsync, as PostgreSQL's
+// nextval-only transactions do, but SQLite cannot change its synchronous
+// mode inside a transaction; every commit is durable for now.)
 docstore::Status SessionImpl::CommitStorage() {
-  bool relaxed = counter_writes_only_ && durable_commits_ != 0;
-  if (relaxed) {
-    docstore::Status s = storage_->SetDurableCommits(false);
-    if (!s.ok()) return s;
-    durable_commits_ = -1;  // applied again when the next transaction begins
-  }
   counter_writes_only_ = false;
   return storage_->Commit();
 }
