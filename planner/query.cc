@@ -314,8 +314,7 @@ bool QueryCompiler::AddFromItem(const PgQuery__Node* node, std::string* sql,
       return true;
     }
     case PG_QUERY__NODE__NODE_RANGE_FUNCTION:
-      *error = Err("0A000", "functions in FROM are not supported yet");
-      return false;
+      return AddFunctionItem(node->range_function, sql, error);
     default:
       *error = Err("0A000", "this FROM item is not supported yet");
       return false;
@@ -367,6 +366,85 @@ bool QueryCompiler::AddSequenceRelation(const PgQuery__RangeVar* rv,
   entry.columns.push_back({"is_called", oid::kBool, -1, sql_alias + ".c2", 3});
   entries_.push_back(std::move(entry));
   return true;
+}
+
+// Functions in FROM: generate_series over integers, as a recursive CTE.
+bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
+                                    std::string* sql, PgError* error) {
+  const PgQuery__Node* call = nullptr;
+  if (rf->n_functions == 1 &&
+      rf->functions[0]->node_case == PG_QUERY__NODE__NODE_LIST &&
+      rf->functions[0]->list->n_items > 0)
+    call = rf->functions[0]->list->items[0];
+  if (!call || call->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) {
+    *error = Err("0A000", "this function in FROM is not supported yet");
+    return false;
+  }
+  const PgQuery__FuncCall* f = call->func_call;
+  std::string name = sql::JoinNames(f->funcname, f->n_funcname);
+  if (name.rfind("pg_catalog.", 0) == 0) name = name.substr(11);
+  if (name != "generate_series" || rf->lateral || rf->ordinality ||
+      rf->n_coldeflist > 0 || f->n_args < 2 || f->n_args > 3) {
+    *error = Err("0A000",
+                 "function " + name + "() in FROM is not supported yet" +
+                     (rf->ordinality ? " (WITH ORDINALITY)" : ""),
+                 f->location);
+    return false;
+  }
+  std::vector<std::unique_ptr<Expr>> args;
+  uint32_t type = oid::kInt4;
+  const char* saved = aggregate_context_;
+  aggregate_context_ = "functions in FROM";
+  for (size_t i = 0; i < f->n_args; i++) {
+    std::unique_ptr<Expr> e;
+    if (!analyzer_.Analyze(f->args[i], &e, error)) {
+      aggregate_context_ = saved;
+      return false;
+    }
+    if (e->type == oid::kInt8) type = oid::kInt8;
+    args.push_back(std::move(e));
+  }
+  aggregate_context_ = saved;
+  for (auto& e : args) {
+    if (!analyzer_.Coerce(&e, type, -1, error)) return false;
+    if (!IsInteger(e->type)) {
+      *error = Err(
+          "0A000",
+          "generate_series over " + TypeName(e->type) + " is not supported yet",
+          f->location);
+      return false;
+    }
+  }
+  if (args.size() == 3 && args[2]->kind == Expr::Kind::kConst &&
+      args[2]->value && *args[2]->value == "0") {
+    *error = Err("22023", "step size cannot equal zero");
+    return false;
+  }
+  std::string start = Emit(*args[0]), stop = Emit(*args[1]);
+  std::string step = args.size() == 3 ? Emit(*args[2]) : "1";
+  std::string more = "((" + step + " > 0 AND v + " + step + " <= " + stop +
+                     ") OR (" + step + " < 0 AND v + " + step + " >= " + stop +
+                     "))";
+  std::string within = "((" + step + " > 0 AND v <= " + stop + ") OR (" + step +
+                       " < 0 AND v >= " + stop + "))";
+  std::string sql_alias = NewAlias();
+  *sql = "(WITH RECURSIVE kova_series(v) AS (SELECT " + start +
+         " UNION ALL SELECT v + " + step + " FROM kova_series WHERE " + more +
+         ") SELECT v AS c0 FROM kova_series WHERE " + within + ") AS " +
+         sql_alias;
+  RangeEntry entry;
+  entry.alias = rf->alias && rf->alias->aliasname ? rf->alias->aliasname
+                                                  : "generate_series";
+  entry.relname = entry.alias;
+  entry.sql_alias = sql_alias;
+  std::string column = "generate_series";
+  if (rf->alias && rf->alias->n_colnames > 0)
+    column = rf->alias->colnames[0]->string->sval;
+  else if (rf->alias && rf->alias->aliasname)
+    column = rf->alias->aliasname;
+  entry.columns.push_back({column, type, -1, sql_alias + ".c0", 0});
+  entries_.push_back(std::move(entry));
+  return !emit_failed_ || (*error = emit_error_, false);
 }
 
 bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,

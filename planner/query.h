@@ -123,6 +123,8 @@ class QueryCompiler : public ExprScope {
 
  private:
   static std::string OutputName(const PgQuery__Node* val);
+  bool AddFunctionItem(const PgQuery__RangeFunction* rf, std::string* sql,
+                       PgError* error);
   bool AddSequenceRelation(const PgQuery__RangeVar* rv, std::string* sql,
                            PgError* error);
   bool CompileSimpleSelect(const PgQuery__SelectStmt* stmt, Compiled* out,

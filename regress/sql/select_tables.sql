@@ -138,4 +138,14 @@ SELECT sel_dept.id FROM sel_emp;
 SELECT sum(name) FROM sel_emp;
 SELECT id FROM sel_emp WHERE salary / 0 > 1;
 SELECT id::smallint * 100000 FROM sel_emp;
+-- functions in FROM: generate_series over integers
+SELECT * FROM generate_series(1, 5);
+SELECT g, g * 2 AS d FROM generate_series(10, 1, -3) AS g ORDER BY g;
+SELECT count(*), sum(x) FROM generate_series(1, 100000) AS s(x);
+SELECT * FROM generate_series(1, 3) a JOIN generate_series(2, 4) b ON a = b ORDER BY 1;
+SELECT * FROM generate_series(1, 0);
+SELECT * FROM generate_series(1, 5, 0);
+INSERT INTO sel_emp (id, name) SELECT i + 100, 'gen' || i FROM generate_series(1, 3) i;
+SELECT id, name FROM sel_emp WHERE id > 100 ORDER BY id;
+DELETE FROM sel_emp WHERE id > 100;
 DROP TABLE sel_emp, sel_dept;
