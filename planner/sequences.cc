@@ -454,7 +454,7 @@ bool SessionImpl::ResolveSequence(const std::string& text,
 
 bool SessionImpl::NextValue(const catalog::Sequence& seq, int64_t* value,
                             PgError* error) {
-  docstore::Status s = EnsureWriteTransaction(/*counters_only=*/true);
+  docstore::Status s = EnsureWriteTransaction();
   if (s.ok()) s = storage_->NextCounter(seq.counter, value);
   if (!s.ok()) {
     if (s.code() == docstore::Code::kCounterExhausted) {

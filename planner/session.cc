@@ -4,6 +4,7 @@
 // TO STDOUT). Every other statement fails with 0A000 naming it.
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -140,7 +141,6 @@ docstore::Status SessionImpl::EnsureStorageTransaction() {
     if (s.ok()) s = storage_->Begin();
     if (s.ok()) {
       txn_wrote_ = false;
-      counter_writes_only_ = false;
       snapshot_statement_ = statement_seq_;
     }
     return s;
@@ -167,14 +167,11 @@ void SessionImpl::RefreshReadSnapshot() {
   if (storage_->Commit().ok()) snapshot_statement_ = -1;
 }
 
-// Commits the storage transaction. (A transaction whose only writes
-// advanced counters could commit without its fsync, as PostgreSQL's
-// nextval-only transactions do, but SQLite cannot change its synchronous
-// mode inside a transaction; every commit is durable for now.)
-docstore::Status SessionImpl::CommitStorage() {
-  counter_writes_only_ = false;
-  return storage_->Commit();
-}
+// Commits the storage transaction. Every commit is durable: a
+// transaction that only advanced counters could skip its fsync, as
+// PostgreSQL's nextval-only transactions do, but SQLite cannot change its
+// synchronous mode inside a transaction.
+docstore::Status SessionImpl::CommitStorage() { return storage_->Commit(); }
 
 docstore::Status SessionImpl::ApplyDurability() {
   // synchronous_commit off: commits return before their fsync.
@@ -580,34 +577,21 @@ static bool WritesStorage(const PgQuery__Node* node) {
 // counters: its transaction takes the write lock from the start too. A
 // look at the text is enough (a false match only takes the lock early).
 static bool CallsWritingFunction(const std::string& text) {
-  std::string lower;
-  lower.reserve(text.size());
-  for (char c : text)
-    lower.push_back(
-        static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  return lower.find("nextval") != std::string::npos ||
-         lower.find("setval") != std::string::npos ||
-         lower.find("kova.command") != std::string::npos;
-}
-
-// nextval/setval and no document command: the statement's writes are
-// counter advances only.
-static bool CallsCounterFunctionOnly(const std::string& text) {
-  std::string lower;
-  for (char c : text)
-    lower.push_back(
-        static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  return lower.find("kova.command") == std::string::npos &&
-         (lower.find("nextval") != std::string::npos ||
-          lower.find("setval") != std::string::npos);
+  auto contains = [&](std::string_view word) {
+    return std::search(text.begin(), text.end(), word.begin(), word.end(),
+                       [](char a, char b) {
+                         return std::tolower(static_cast<unsigned char>(a)) ==
+                                b;
+                       }) != text.end();
+  };
+  return contains("nextval") || contains("setval") || contains("kova.command");
 }
 
 bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
   if (!plan->node) return true;  // empty query
   const PgQuery__Node* node = plan->node;
-  statement_writes_ = WritesStorage(node) || CallsWritingFunction(plan->text);
-  statement_counters_only_ =
-      !WritesStorage(node) && CallsCounterFunctionOnly(plan->text);
+  plan->writes = WritesStorage(node) || CallsWritingFunction(plan->text);
+  statement_writes_ = plan->writes;
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT:
       if (IsTableStatement(node)) return AnalyzeTableSelect(plan.get(), error);
@@ -1004,10 +988,7 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
     r.empty_query = true;
     return r;
   }
-  statement_writes_ =
-      WritesStorage(plan.node) || CallsWritingFunction(plan.text);
-  statement_counters_only_ =
-      !WritesStorage(plan.node) && CallsCounterFunctionOnly(plan.text);
+  statement_writes_ = plan.writes;
   statement_seq_++;
   struct Running {
     std::atomic<bool>& flag;

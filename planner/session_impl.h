@@ -52,6 +52,7 @@ struct Plan {
   std::vector<std::vector<std::shared_ptr<Expr>>> values;
   bool is_select = false;
   bool simple = false;  // from a simple query: no parameters exist
+  bool writes = false;  // writes storage (set by Analyze: WritesStorage)
   // Statements over tables: the catalog they were analysed against (a
   // newer catalog makes the session analyse them again).
   std::shared_ptr<const catalog::Catalog> catalog;
@@ -254,13 +255,8 @@ class SessionImpl : public Session, public SessionHooks {
                        PgError* error);
   bool NextValue(const catalog::Sequence& seq, int64_t* value, PgError* error);
   // Storage writes need the write lock for the whole transaction.
-  // counters_only: the write only advances counters (nextval, setval).
-  docstore::Status EnsureWriteTransaction(bool counters_only = false);
+  docstore::Status EnsureWriteTransaction();
   docstore::Status CommitStorage();
-  // Every write of the open transaction advanced a counter (nextval), so
-  // its commit need not wait for the fsync (CommitStorage).
-  bool counter_writes_only_ = false;
-  bool statement_counters_only_ = false;
   docstore::Status ApplyDurability();
   int durable_commits_ = -1;  // PRAGMA synchronous applied: 1 FULL, 0 NORMAL
   // The table's docstore collection table (quoted SQLite name).

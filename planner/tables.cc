@@ -25,15 +25,9 @@ PgError SessionImpl::TableError(const docstore::Status& s) {
   }
 }
 
-docstore::Status SessionImpl::EnsureWriteTransaction(bool counters_only) {
+docstore::Status SessionImpl::EnsureWriteTransaction() {
   RefreshReadSnapshot();
   if (storage_->in_transaction()) {
-    // Any write other than a counter advance makes the commit durable.
-    bool first_write =
-        !txn_wrote_ &&
-        sqlite3_txn_state(storage_->connection(), nullptr) != SQLITE_TXN_WRITE;
-    counter_writes_only_ =
-        counters_only && (first_write || counter_writes_only_);
     txn_wrote_ = true;
     return docstore::Status::OK();
   }
@@ -43,7 +37,6 @@ docstore::Status SessionImpl::EnsureWriteTransaction(bool counters_only) {
   if (s.ok()) s = storage_->BeginWrite();
   if (s.ok()) {
     txn_wrote_ = true;
-    counter_writes_only_ = counters_only;
     snapshot_statement_ = statement_seq_;
   }
   return s;
