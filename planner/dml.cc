@@ -8,6 +8,7 @@
 #include "planner/expr_internal.h"
 #include "planner/session_impl.h"
 #include "planner/session_util.h"
+#include "planner/types_array.h"
 
 namespace kova::planner {
 using expr_detail::IsInteger;
@@ -158,6 +159,9 @@ void FixRowParams(Expr* e, int row_base) {
 
 bool Assignable(uint32_t from, uint32_t to) {
   if (from == to) return true;
+  uint32_t from_element = types::ArrayElementType(from);
+  uint32_t to_element = types::ArrayElementType(to);
+  if (from_element && to_element) return Assignable(from_element, to_element);
   if (IsNumber(from) && IsNumber(to)) return true;
   if (IsText(to)) return true;  // I/O conversion casts to string types
   if (IsText(from) && (to == oid::kJson || to == oid::kJsonb)) return false;
@@ -173,6 +177,85 @@ bool Assignable(uint32_t from, uint32_t to) {
       to == oid::kTime)
     return true;
   return false;
+}
+
+bool CoerceForColumn(Analyzer* analyzer, std::unique_ptr<Expr>* e,
+                     const catalog::Column& col, PgError* error);
+
+// SET a[i][j] = x: subscripts only (slices and fields are not supported).
+bool ArrayAssignable(const PgQuery__ResTarget* t) {
+  for (size_t i = 0; i < t->n_indirection; i++) {
+    const PgQuery__Node* n = t->indirection[i];
+    if (n->node_case != PG_QUERY__NODE__NODE_A_INDICES ||
+        n->a_indices->is_slice)
+      return false;
+  }
+  return true;
+}
+
+// The new value of the column for SET a[i][j] = value: array_assign(a, i,
+// j, value), evaluated as PostgreSQL's array_set_element.
+bool AssignArrayElement(QueryCompiler* compiler, const PgQuery__ResTarget* t,
+                        const catalog::Column& col, std::unique_ptr<Expr> value,
+                        std::unique_ptr<Expr>* out, PgError* error) {
+  uint32_t element = types::ArrayElementType(col.type);
+  if (!element) {
+    *error = Err("42804",
+                 "cannot subscript type " + TypeName(col.type) +
+                     " because it does not support subscripting",
+                 t->location);
+    return false;
+  }
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::kFunction;
+  e->name = "array_assign";
+  e->type = col.type;
+  e->typmod = col.typmod;
+  e->location = t->location;
+  auto column = std::make_unique<Expr>();
+  column->kind = Expr::Kind::kColumn;
+  column->type = col.type;
+  column->typmod = col.typmod;
+  for (const auto& entry : compiler->entries())
+    if (entry.sql_alias == "t_target")
+      for (const auto& c : entry.columns)
+        if (c.name == col.name) column->name = c.sql;
+  e->args.push_back(std::move(column));
+  for (size_t i = 0; i < t->n_indirection; i++) {
+    std::unique_ptr<Expr> idx;
+    if (!compiler->AnalyzeExpr(t->indirection[i]->a_indices->uidx, &idx,
+                               error) ||
+        !compiler->analyzer()->Coerce(&idx, oid::kInt4, -1, error))
+      return false;
+    if (!IsNumber(idx->type)) {
+      *error =
+          Err("42804", "array subscript must have type integer", idx->location);
+      return false;
+    }
+    if (idx->type != oid::kInt4) {
+      auto cast = std::make_unique<Expr>();
+      cast->kind = Expr::Kind::kCast;
+      cast->type = oid::kInt4;
+      cast->args.push_back(std::move(idx));
+      idx = std::move(cast);
+    }
+    e->args.push_back(std::move(idx));
+  }
+  catalog::Column as_element = col;
+  as_element.type = element;
+  if (!CoerceForColumn(compiler->analyzer(), &value, as_element, error))
+    return false;
+  if (value->type != element) {
+    auto cast = std::make_unique<Expr>();
+    cast->kind = Expr::Kind::kCast;
+    cast->type = element;
+    cast->typmod = col.typmod;
+    cast->args.push_back(std::move(value));
+    value = std::move(cast);
+  }
+  e->args.push_back(std::move(value));
+  *out = std::move(e);
+  return true;
 }
 
 // Coerces an analysed value for assignment to a column (unknowns take the
@@ -243,7 +326,10 @@ bool AssignValue(uint32_t from, const catalog::Column& col,
   if (from == col.type && col.typmod < 0) return true;
   std::string out;
   bool ok;
-  if (IsText(from) && IsText(col.type))
+  // Assignment semantics (22001 rather than truncation), also for the
+  // elements of an array.
+  if ((IsText(from) && IsText(col.type)) ||
+      (from == col.type && types::ArrayElementType(from)))
     ok = types::InputText(col.type, col.typmod, **value, context, &out, error);
   else
     ok = types::Cast(from, col.type, col.typmod, **value, context, &out, error);
@@ -728,9 +814,9 @@ bool SessionImpl::AnalyzeUpdate(Plan* plan, PgError* error) {
                    t->location);
       return false;
     }
-    if (t->n_indirection > 0) {
+    if (t->n_indirection > 0 && !ArrayAssignable(t)) {
       *error = Err("0A000",
-                   "assignment to a field or array element of a "
+                   "assignment to a field or array slice of a "
                    "column is not supported yet",
                    t->location);
       return false;
@@ -787,6 +873,9 @@ bool SessionImpl::AnalyzeUpdate(Plan* plan, PgError* error) {
     }
     std::unique_ptr<Expr> e;
     if (!compiler.AnalyzeExpr(val, &e, error)) return false;
+    if (t->n_indirection > 0 &&
+        !AssignArrayElement(&compiler, t, col, std::move(e), &e, error))
+      return false;
     if (!CoerceForColumn(compiler.analyzer(), &e, col, error)) return false;
     dml->set_columns.push_back(index);
     dml->set_types.push_back(e->type);

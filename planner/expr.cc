@@ -24,10 +24,6 @@ bool ResolveTypeName(const PgQuery__TypeName* name, uint32_t* type,
         Err("42704", "type \"" + full + "\" does not exist", name->location);
     return false;
   }
-  if (name->n_array_bounds > 0) {
-    *error = Err("0A000", "array types are not supported yet", name->location);
-    return false;
-  }
   *type = info->oid;
   *typmod = -1;
   std::vector<int64_t> mods;
@@ -68,6 +64,18 @@ bool ResolveTypeName(const PgQuery__TypeName* name, uint32_t* type,
   } else if (info->oid == oid::kBpchar && Lower(base) != "bpchar") {
     *typmod = 1 + 4;  // "char" / "character" means char(1)
   }
+  // int[], int[3][], integer ARRAY: the array type (the sizes are ignored,
+  // as in PostgreSQL); the modifier stays the element's.
+  if (name->n_array_bounds > 0 && info->element_oid == 0) {
+    if (info->array_oid == 0) {
+      *error = Err(
+          "42704",
+          "could not find array type for data type " + std::string(info->name),
+          name->location);
+      return false;
+    }
+    *type = info->array_oid;
+  }
   return true;
 }
 
@@ -91,9 +99,9 @@ std::string Analyzer::ColumnName(const PgQuery__Node* node) {
       // A name from the operand wins unless it is only a type name itself
       // (PostgreSQL's FigureColname strengths).
       const PgQuery__Node* arg = node->type_cast->arg;
-      std::string inner = arg->node_case == PG_QUERY__NODE__NODE_TYPE_CAST
-                              ? "?column?"
-                              : ColumnName(arg);
+      while (arg->node_case == PG_QUERY__NODE__NODE_TYPE_CAST)
+        arg = arg->type_cast->arg;
+      std::string inner = ColumnName(arg);
       if (inner != "?column?") return inner;
       const PgQuery__TypeName* t = node->type_cast->type_name;
       uint32_t type;
@@ -101,6 +109,9 @@ std::string Analyzer::ColumnName(const PgQuery__Node* node) {
       PgError ignored;
       if (ResolveTypeName(t, &type, &typmod, &ignored)) {
         const types::TypeInfo* info = types::LookupType(type);
+        // int[] is named after the type name written (int4), not _int4.
+        if (info && info->element_oid && t->n_array_bounds > 0)
+          info = types::LookupType(info->element_oid);
         if (info) return info->name;
       }
       const PgQuery__Node* last = t->names[t->n_names - 1];
@@ -139,6 +150,18 @@ std::string Analyzer::ColumnName(const PgQuery__Node* node) {
       }
     case PG_QUERY__NODE__NODE_CASE_EXPR:
       return "case";
+    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
+      return "array";
+    case PG_QUERY__NODE__NODE_A_INDIRECTION:
+      return ColumnName(node->a_indirection->arg);
+    case PG_QUERY__NODE__NODE_SUB_LINK:
+      if (node->sub_link->sub_link_type ==
+          PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK)
+        return "array";
+      if (node->sub_link->sub_link_type ==
+          PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
+        return "exists";
+      return "?column?";
     case PG_QUERY__NODE__NODE_A_EXPR:
       return node->a_expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF
                  ? "nullif"
@@ -417,6 +440,10 @@ bool Analyzer::Analyze(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
       }
       return true;
     }
+    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
+      return AnalyzeArrayExpr(node->a_array_expr, 0, out, error);
+    case PG_QUERY__NODE__NODE_A_INDIRECTION:
+      return AnalyzeIndirection(node->a_indirection, out, error);
     case PG_QUERY__NODE__NODE_SUB_LINK:
       if (scope_) return scope_->AnalyzeSubLink(node->sub_link, out, error);
       *error = Err("0A000", "subqueries are not supported yet",
@@ -526,7 +553,18 @@ bool Analyzer::AnalyzeCast(const PgQuery__TypeCast* c,
   int32_t typmod;
   if (!ResolveTypeName(c->type_name, &type, &typmod, error)) return false;
   std::unique_ptr<Expr> arg;
-  if (!Analyze(c->arg, &arg, error)) return false;
+  if (c->arg->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR &&
+      types::LookupType(type)->element_oid != 0) {
+    // ARRAY[...]::T[]: the elements become T (ARRAY[]::int[] has a type).
+    if (!AnalyzeArrayExpr(c->arg->a_array_expr, type, &arg, error))
+      return false;
+    if (typmod < 0) {
+      *out = std::move(arg);
+      return true;
+    }
+  } else if (!Analyze(c->arg, &arg, error)) {
+    return false;
+  }
   if (arg->type == oid::kUnknown && arg->kind == Expr::Kind::kConst &&
       arg->value && typmod >= 4 &&
       (type == oid::kVarchar || type == oid::kBpchar)) {
@@ -548,13 +586,15 @@ bool Analyzer::AnalyzeCast(const PgQuery__TypeCast* c,
     return true;
   }
   if (arg->type == oid::kUnknown && arg->kind == Expr::Kind::kConst &&
-      arg->value && typmod >= 0 && type == oid::kNumeric) {
+      arg->value && typmod >= 0 &&
+      (type == oid::kNumeric || types::LookupType(type)->element_oid)) {
     // Input first (its errors point at the literal), then the typmod
-    // (PostgreSQL's numeric() reports overflow without a position).
+    // (PostgreSQL's numeric() reports overflow without a position; an
+    // explicit cast to varchar(n)[] truncates the elements).
     if (!Coerce(&arg, type, -1, error)) return false;
     std::string rounded;
-    if (!types::Cast(oid::kNumeric, oid::kNumeric, typmod, *arg->value,
-                     hooks_->type_context(), &rounded, error))
+    if (!types::Cast(type, type, typmod, *arg->value, hooks_->type_context(),
+                     &rounded, error))
       return false;
     arg->value = rounded;
     arg->typmod = typmod;
@@ -568,6 +608,23 @@ bool Analyzer::AnalyzeCast(const PgQuery__TypeCast* c,
     if (arg->kind == Expr::Kind::kConst) arg->location = c->location;
     *out = std::move(arg);
     return true;
+  }
+  if (arg->type != oid::kUnknown && arg->type != type &&
+      (types::LookupType(type)->element_oid ||
+       (types::LookupType(arg->type) &&
+        types::LookupType(arg->type)->element_oid))) {
+    // Casts to or from arrays: only between arrays and the string types.
+    auto castable = [](uint32_t t) {
+      const types::TypeInfo* info = types::LookupType(t);
+      return IsText(t) || (info && info->element_oid != 0);
+    };
+    if (!castable(arg->type) || !castable(type)) {
+      *error = Err(
+          "42846",
+          "cannot cast type " + TypeName(arg->type) + " to " + TypeName(type),
+          c->location);
+      return false;
+    }
   }
   if (arg->kind == Expr::Kind::kConst) {
     // Fold constant casts now, so errors carry the cast's position.
@@ -757,6 +814,10 @@ bool Analyzer::ResolveOperator(const std::string& op,
                                std::unique_ptr<Expr> left,
                                std::unique_ptr<Expr> right, int location,
                                std::unique_ptr<Expr>* out, PgError* error) {
+  bool array_op = false;
+  if (!AnalyzeArrayOperator(op, &left, &right, location, &array_op, out, error))
+    return false;
+  if (array_op) return true;
   std::vector<uint32_t> types;
   if (left) types.push_back(left->type);
   types.push_back(right->type);
@@ -968,6 +1029,9 @@ bool Analyzer::AnalyzeSpecialOperator(const PgQuery__AExpr* a,
       *out = std::move(e);
       return true;
     }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL:
+      return AnalyzeScalarArrayOp(a, out, error);
     case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
     case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
     case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR: {
@@ -994,7 +1058,7 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
   if (!f->over &&
       (name == "count" || name == "sum" || name == "avg" || name == "min" ||
        name == "max" || name == "bool_and" || name == "bool_or" ||
-       name == "every" || name == "string_agg"))
+       name == "every" || name == "string_agg" || name == "array_agg"))
     return AnalyzeAggregate(f, name, out, error);
   if (f->agg_star || f->n_agg_order > 0 || f->agg_filter || f->over ||
       f->agg_distinct) {
@@ -1069,16 +1133,18 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
     // The regtype of the argument's type, known at analysis.
     bool svf = args[0]->kind == Expr::Kind::kCast &&
                args[0]->name == "sqlvaluefunction";
-    *out = Const(
-        2206, types::FormatTypeName(args[0]->type, svf ? -1 : args[0]->typmod),
-        f->location);
+    bool array = types::LookupType(args[0]->type) &&
+                 types::LookupType(args[0]->type)->element_oid;
+    *out = Const(2206,
+                 types::FormatTypeName(args[0]->type,
+                                       svf || array ? -1 : args[0]->typmod),
+                 f->location);
     return true;
   }
   if (name == "regexp_match" || name == "regexp_matches" ||
       name == "regexp_split_to_array" || name == "regexp_split_to_table" ||
-      name == "string_to_array" || name == "array_to_string" ||
-      name == "current_schemas" || name == "array_length" || name == "unnest" ||
-      name == "array_agg" || name == "string_to_table" ||
+      name == "current_schemas" || name == "unnest" ||
+      name == "generate_subscripts" || name == "string_to_table" ||
       name == "generate_series" || name == "json_agg" || name == "jsonb_agg" ||
       name == "json_object_agg" || name == "jsonb_object_agg" ||
       name == "json_each" || name == "jsonb_each" ||
@@ -1086,8 +1152,8 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
       name == "json_object_keys" || name == "jsonb_object_keys") {
     *error = Err("0A000",
                  "function " + name +
-                     " is not supported yet (arrays and set-returning "
-                     "functions are not supported)",
+                     " is not supported yet (set-returning functions are "
+                     "not supported here)",
                  f->location);
     return false;
   }
@@ -1141,6 +1207,13 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
     }
     *out = std::move(e);
     return true;
+  }
+  {
+    bool array_function = false;
+    if (!AnalyzeArrayFunction(name, &args, f->location, &array_function, out,
+                              error))
+      return false;
+    if (array_function) return true;
   }
   if ((name == "quote_literal" || name == "quote_nullable") &&
       args.size() == 1 && args[0]->type != oid::kUnknown &&
@@ -1340,11 +1413,12 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
     }
     e->args.push_back(std::move(arg));
   }
-  // ORDER BY inside the call: only string_agg's result depends on it; the
-  // keys follow the arguments, with their directions in `value`.
+  // ORDER BY inside the call: only string_agg's and array_agg's results
+  // depend on it; the keys follow the arguments, with their directions in
+  // `value`.
   std::vector<std::unique_ptr<Expr>> order_keys;
   std::string order_flags;
-  if (name == "string_agg") {
+  if (name == "string_agg" || name == "array_agg") {
     for (size_t i = 0; i < f->n_agg_order; i++) {
       const PgQuery__SortBy* sb = f->agg_order[i]->sort_by;
       std::unique_ptr<Expr> key;
@@ -1436,6 +1510,12 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
   } else if (name == "string_agg") {
     if (!IsText(t) || !IsText(e->args[1]->type)) return no_function();
     e->type = oid::kText;
+  } else if (name == "array_agg") {
+    // Of arrays: one more dimension.
+    const types::TypeInfo* info = types::LookupType(t);
+    if (!info || (!info->element_oid && !info->array_oid)) return no_function();
+    e->type = info->element_oid ? t : info->array_oid;
+    e->typmod = e->args[0]->typmod;
   } else {  // bool_and, bool_or, every
     if (t != oid::kBool) return no_function();
     e->type = oid::kBool;

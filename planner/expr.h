@@ -58,6 +58,9 @@ struct Expr {
   uint32_t table_oid = 0;
   int16_t attnum = 0;
   int location = -1;
+  // kFunction "any"/"all" (x op ANY/ALL (array)): the comparison of
+  // parameter 0 (x) with parameter 1 (an element).
+  std::shared_ptr<const Expr> element_op;
   // kSubquery: the compiled SELECT (a query::Compiled, owned here).
   std::shared_ptr<void> subquery;
   std::string subquery_sql;
@@ -155,6 +158,25 @@ class Analyzer {
 
   bool AnalyzeAggregate(const PgQuery__FuncCall* f, const std::string& name,
                         std::unique_ptr<Expr>* out, PgError* error);
+
+  // Arrays (expr_array.cc). `target`: the array type a cast gives an
+  // ARRAY[...] constructor (0 if none).
+  bool AnalyzeArrayExpr(const PgQuery__AArrayExpr* a, uint32_t target,
+                        std::unique_ptr<Expr>* out, PgError* error);
+  bool AnalyzeIndirection(const PgQuery__AIndirection* ind,
+                          std::unique_ptr<Expr>* out, PgError* error);
+  bool AnalyzeScalarArrayOp(const PgQuery__AExpr* a, std::unique_ptr<Expr>* out,
+                            PgError* error);
+  // Functions and operators over arrays: *handled stays false when `name`
+  // is not one of them (or no operand is an array, for operators).
+  bool AnalyzeArrayFunction(const std::string& name,
+                            std::vector<std::unique_ptr<Expr>>* args,
+                            int location, bool* handled,
+                            std::unique_ptr<Expr>* out, PgError* error);
+  bool AnalyzeArrayOperator(const std::string& op, std::unique_ptr<Expr>* left,
+                            std::unique_ptr<Expr>* right, int location,
+                            bool* handled, std::unique_ptr<Expr>* out,
+                            PgError* error);
 
   SessionHooks* hooks_;
   std::vector<uint32_t>* param_types_;

@@ -12,12 +12,13 @@ using namespace expr_detail;  // NOLINT: the helpers of this component
 
 // ---- evaluation ---------------------------------------------------------
 
-namespace {
-
 // Three-way comparison of two non-null values of comparable types.
-bool CompareValues(uint32_t lt, uint32_t rt, const std::string& lv,
-                   const std::string& rv, const types::TypeContext& ctx,
-                   int* out, PgError* error) {
+bool expr_detail::CompareValues(uint32_t lt, uint32_t rt, const std::string& lv,
+                                const std::string& rv,
+                                const types::TypeContext& ctx, int* out,
+                                PgError* error) {
+  if (types::LookupType(lt) && types::LookupType(lt)->element_oid)
+    return CompareArrays(lt, lv, rv, ctx, out, error);
   const std::string* l = &lv;
   const std::string* r = &rv;
   int c;
@@ -60,6 +61,8 @@ bool CompareValues(uint32_t lt, uint32_t rt, const std::string& lv,
   *out = c;
   return true;
 }
+
+namespace {
 
 bool EvalOperator(const Expr& e, const Value& l, const Value& r,
                   SessionHooks* hooks, Value* out, PgError* error) {
@@ -463,6 +466,7 @@ bool EvalFunction(const Expr& e, const std::vector<Value>& args,
       ok = EvalDateTimeFunction(e, args, hooks, &handled, out, error);
     if (!handled) ok = EvalJsonFunction(e, args, hooks, &handled, out, error);
     if (!handled) ok = EvalFormatFunction(e, args, hooks, &handled, out, error);
+    if (!handled) ok = EvalArrayFunction(e, args, hooks, &handled, out, error);
     if (!handled) {
       *error = Err("0A000", "function " + n + " is not supported yet");
       return false;

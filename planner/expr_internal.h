@@ -200,6 +200,18 @@ bool EvalFormatFunction(const Expr& e, const std::vector<Value>& args,
 bool EvalJsonFunction(const Expr& e, const std::vector<Value>& args,
                       SessionHooks* hooks, bool* handled, Value* out,
                       PgError* error);
+bool EvalArrayFunction(const Expr& e, const std::vector<Value>& args,
+                       SessionHooks* hooks, bool* handled, Value* out,
+                       PgError* error);
+// Three-way comparison of two non-null values of comparable types (arrays
+// included), as PostgreSQL's btree comparison functions order them.
+bool CompareValues(uint32_t lt, uint32_t rt, const std::string& l,
+                   const std::string& r, const types::TypeContext& ctx,
+                   int* out, PgError* error);
+// array_cmp: element by element (NULL after everything), then the number
+// of elements, dimensions and lower bounds.
+bool CompareArrays(uint32_t type, const std::string& l, const std::string& r,
+                   const types::TypeContext& ctx, int* out, PgError* error);
 // Date/time operators (+, -, *, / over date/time/interval operands).
 bool EvalDateTimeOperator(const Expr& e, const Value& l, const Value& r,
                           SessionHooks* hooks, bool* handled, Value* out,

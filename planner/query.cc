@@ -383,6 +383,8 @@ bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
   const PgQuery__FuncCall* f = call->func_call;
   std::string name = sql::JoinNames(f->funcname, f->n_funcname);
   if (name.rfind("pg_catalog.", 0) == 0) name = name.substr(11);
+  if (name == "unnest" || name == "generate_subscripts")
+    return AddArrayFunctionItem(rf, f, name, sql, error);
   if (name != "generate_series" || rf->lateral || rf->ordinality ||
       rf->n_coldeflist > 0 || f->n_args < 2 || f->n_args > 3) {
     *error = Err("0A000",
@@ -582,6 +584,25 @@ bool QueryCompiler::AnalyzeSubLink(const PgQuery__SubLink* link,
       e->type = inner.columns[0].type_oid;
       e->typmod = inner.columns[0].type_modifier;
       break;
+    case PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK: {
+      if (inner.columns.size() != 1) {
+        *error = Err("42601", "subquery must return only one column",
+                     link->location);
+        return false;
+      }
+      uint32_t t = inner.columns[0].type_oid;
+      const types::TypeInfo* info = types::LookupType(t);
+      e->type = !info ? 0 : info->element_oid ? t : info->array_oid;
+      if (!e->type) {
+        *error = Err("42704",
+                     "could not find array type for data type " + TypeName(t),
+                     link->location);
+        return false;
+      }
+      e->name = "array";
+      e->param = static_cast<int>(t);
+      break;
+    }
     case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK:
     case PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK: {
       bool all = link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK;
@@ -677,6 +698,7 @@ std::string QueryCompiler::EmitFallback(const Expr& e) {
   node->name = e.name;
   node->has_else = e.has_else;
   node->location = e.location;
+  node->element_op = e.element_op;
   std::string sql = "kova_eval(";
   std::vector<std::string> args;
   for (size_t i = 0; i < e.args.size(); i++) {
@@ -758,6 +780,12 @@ std::string QueryCompiler::EmitOperator(const Expr& e) {
     if (NativeComparable(l.type, r.type))
       return "(" + Emit(l) + " " + (op == "!=" ? "<>" : op) + " " + Emit(r) +
              ")";
+    if (l.type == r.type && types::LookupType(l.type) &&
+        types::LookupType(l.type)->element_oid)
+      // Arrays compare in SQLite with their collation (PostgreSQL's
+      // array_cmp), given explicitly: both sides may be bare constants.
+      return "(" + Emit(l) + " COLLATE " + CollationOf(l.type) + " " +
+             (op == "!=" ? "<>" : op) + " " + Emit(r) + ")";
     return EmitFallback(e);
   }
   if ((op == "+" || op == "-" || op == "*" || op == "/" || op == "%") &&
@@ -894,6 +922,10 @@ std::string QueryCompiler::Emit(const Expr& e) {
     }
     case Expr::Kind::kSubquery: {
       if (e.name == "exists") return "EXISTS (" + e.subquery_sql + ")";
+      if (e.name == "array")  // ARRAY(subquery): '{}' when no rows
+        return "(COALESCE((SELECT kova_array_agg(" + std::to_string(e.param) +
+               ", 0, '', kova_q.c0) FROM (" + e.subquery_sql +
+               ") AS kova_q), '{}') COLLATE " + CollationOf(e.type) + ")";
       if (e.name == "in")
         return "(" + Emit(*e.args[0]) + " IN (" + e.subquery_sql + "))";
       if (e.name == "not in")
@@ -972,6 +1004,15 @@ std::string QueryCompiler::EmitAggregateCall(
   }
   if (e.name == "string_agg")
     return "group_concat(" + d + a + ", " + Emit(*args[1]) + ")";
+  if (e.name == "array_agg") {
+    // kova_array_agg(input type, distinct, order flags, value, keys...):
+    // rows are collected, sorted by the keys and built into the array.
+    std::string sql = "(kova_array_agg(" + std::to_string(t) + ", " +
+                      (e.distinct ? "1" : "0") + ", " +
+                      SqlQuoteLiteral(e.value ? *e.value : "") + ", " + a;
+    for (size_t i = 1; i < args.size(); i++) sql += ", " + Emit(*args[i]);
+    return sql + ") COLLATE " + CollationOf(e.type) + ")";
+  }
   return "NULL";
 }
 
@@ -1299,12 +1340,21 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     if (!AddFromItem(s->from_clause[i], &item, error)) return false;
     from += (i ? ", " : "") + item;
   }
+  // unnest(array) as a whole select-list item: its rows come from a
+  // json_each joined after FROM (several such items run in lockstep).
+  std::map<size_t, std::unique_ptr<Expr>> srf_targets;
+  if (!AddSelectListUnnest(s, &from, &srf_targets, error)) return false;
   // Targets
   std::vector<std::unique_ptr<Expr>> targets;
   std::vector<std::string> names;
   for (size_t i = 0; i < s->n_target_list; i++) {
     const PgQuery__ResTarget* t = s->target_list[i]->res_target;
     const PgQuery__Node* val = t->val;
+    if (srf_targets.count(i)) {
+      targets.push_back(std::move(srf_targets[i]));
+      names.push_back(t->name && *t->name ? t->name : "unnest");
+      continue;
+    }
     if (val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF) {
       const PgQuery__ColumnRef* c = val->column_ref;
       if (c->fields[c->n_fields - 1]->node_case ==

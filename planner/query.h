@@ -70,6 +70,10 @@ struct RangeEntry {
 
 class SqlRuntime;
 
+// Registers the SQLite functions of query_array.cc (kova_array_rows,
+// kova_array_elem, kova_subscripts) on a connection.
+int RegisterArrayFunctions(sqlite3* db, SqlRuntime* runtime);
+
 // What the compiler needs from the session.
 struct CompileContext {
   SessionHooks* hooks = nullptr;
@@ -125,6 +129,15 @@ class QueryCompiler : public ExprScope {
   static std::string OutputName(const PgQuery__Node* val);
   bool AddFunctionItem(const PgQuery__RangeFunction* rf, std::string* sql,
                        PgError* error);
+  // unnest(array) items of a SELECT list, joined to `from` as a
+  // json_each; the items' replacements go to *targets by position.
+  bool AddSelectListUnnest(const PgQuery__SelectStmt* s, std::string* from,
+                           std::map<size_t, std::unique_ptr<Expr>>* targets,
+                           PgError* error);
+  // unnest / generate_subscripts in FROM (query_array.cc).
+  bool AddArrayFunctionItem(const PgQuery__RangeFunction* rf,
+                            const PgQuery__FuncCall* f, const std::string& name,
+                            std::string* sql, PgError* error);
   bool AddSequenceRelation(const PgQuery__RangeVar* rv, std::string* sql,
                            PgError* error);
   bool CompileSimpleSelect(const PgQuery__SelectStmt* stmt, Compiled* out,

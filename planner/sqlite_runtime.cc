@@ -10,6 +10,7 @@
 #include "planner/decimal.h"
 #include "planner/expr_internal.h"
 #include "planner/query.h"
+#include "planner/types_array.h"
 #include "planner/types_datetime.h"
 
 namespace kova::planner {
@@ -359,6 +360,150 @@ void OrderedFinal(sqlite3_context* ctx) {
 }
 void AvgFinal(sqlite3_context* ctx) { FinishExact(ctx, true); }
 
+// kova_array_agg(array type, distinct, flags, value, keys...): array_agg
+// with ORDER BY keys (flags as for kova_ordered_string_agg) and DISTINCT.
+struct ArrayAgg {
+  uint32_t type = 0;
+  bool distinct = false;
+  std::string flags;
+  struct Row {
+    SValue value;
+    std::vector<SValue> keys;
+  };
+  std::vector<Row> rows;
+};
+
+void ArrayAggStep(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  auto** slot = static_cast<ArrayAgg**>(
+      sqlite3_aggregate_context(ctx, sizeof(ArrayAgg*)));
+  if (!slot) return;
+  if (!*slot) {
+    *slot = new ArrayAgg();
+    (*slot)->type = static_cast<uint32_t>(sqlite3_value_int64(argv[0]));
+    (*slot)->distinct = sqlite3_value_int(argv[1]) != 0;
+    (*slot)->flags = reinterpret_cast<const char*>(sqlite3_value_text(argv[2]));
+  }
+  ArrayAgg::Row row;
+  row.value = ReadSValue(argv[3]);
+  for (int i = 4; i < argc; i++) row.keys.push_back(ReadSValue(argv[i]));
+  (*slot)->rows.push_back(std::move(row));
+}
+
+void ArrayAggFinal(sqlite3_context* ctx) {
+  auto** slot = static_cast<ArrayAgg**>(sqlite3_aggregate_context(ctx, 0));
+  std::unique_ptr<ArrayAgg> agg(slot ? *slot : nullptr);
+  if (!agg || agg->rows.empty()) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  const std::string& flags = agg->flags;
+  std::stable_sort(agg->rows.begin(), agg->rows.end(),
+                   [&](const ArrayAgg::Row& x, const ArrayAgg::Row& y) {
+                     for (size_t k = 0; k < x.keys.size(); k++) {
+                       bool desc = flags.size() > 2 * k && flags[2 * k] == 'D';
+                       bool nulls_first =
+                           flags.size() > 2 * k + 1 && flags[2 * k + 1] == 'F';
+                       bool xn = x.keys[k].kind == SKind::kNull;
+                       bool yn = y.keys[k].kind == SKind::kNull;
+                       if (xn || yn) {
+                         if (xn == yn) continue;
+                         return xn == nulls_first;
+                       }
+                       int c = CompareSValues(x.keys[k], y.keys[k]);
+                       if (c != 0) return desc ? c > 0 : c < 0;
+                     }
+                     return false;
+                   });
+  const types::TypeContext& storage = ArrayStorageContext();
+  // agg->type is the input's type; an array input adds a dimension.
+  uint32_t input = agg->type;
+  bool of_arrays = types::ArrayElementType(input) != 0;
+  types::ArrayValue result;
+  std::vector<Value> items;
+  PgError error;
+  auto fail = [&](const PgError& e) {
+    RuntimeOf(ctx)->SetError(e);
+    sqlite3_result_error(ctx, "kova: statement failed", -1);
+  };
+  for (const auto& row : agg->rows) {
+    Value v;
+    if (!FromSValue(input, row.value, storage, &v, &error)) return fail(error);
+    items.push_back(std::move(v));
+  }
+  if (agg->distinct) {
+    // DISTINCT sorts the values (PostgreSQL requires any ORDER BY to be
+    // the argument itself), NULL last.
+    bool failed = false;
+    std::stable_sort(
+        items.begin(), items.end(), [&](const Value& x, const Value& y) {
+          if (!x || !y) return x.has_value() && !y.has_value();
+          int c = 0;
+          if (!CompareValues(input, input, *x, *y, storage, &c, &error))
+            failed = true;
+          return flags.size() > 0 && flags[0] == 'D' ? c > 0 : c < 0;
+        });
+    if (failed) return fail(error);
+    std::vector<Value> unique;
+    for (auto& v : items) {
+      int c = 1;
+      if (!unique.empty() && unique.back().has_value() == v.has_value()) {
+        c = 0;
+        if (v && !CompareValues(input, input, *unique.back(), *v, storage, &c,
+                                &error))
+          return fail(error);
+      }
+      if (unique.empty() || c != 0) unique.push_back(std::move(v));
+    }
+    items = std::move(unique);
+  }
+  if (!of_arrays) {
+    result.items = std::move(items);
+    result.dims = {static_cast<int32_t>(result.items.size())};
+    result.lbounds = {1};
+  } else {
+    for (size_t i = 0; i < items.size(); i++) {
+      if (!items[i]) return fail(Err("22004", "cannot accumulate null arrays"));
+      types::ArrayValue sub;
+      if (!types::ParseArray(*items[i], types::ArrayElementType(input), -1,
+                             storage, false, &sub, &error))
+        return fail(error);
+      if (i == 0 && sub.items.empty())
+        return fail(Err("2202E", "cannot accumulate empty arrays"));
+      if (i == 0) {
+        result.dims = sub.dims;
+        result.lbounds = sub.lbounds;
+      } else if (sub.dims != result.dims || sub.lbounds != result.lbounds) {
+        return fail(Err("2202E",
+                        "cannot accumulate arrays of different "
+                        "dimensionality"));
+      }
+      result.items.insert(result.items.end(), sub.items.begin(),
+                          sub.items.end());
+    }
+    if (result.dims.size() >= static_cast<size_t>(types::kMaxArrayDims))
+      return fail(Err("54000", "number of array dimensions (" +
+                                   std::to_string(result.dims.size() + 1) +
+                                   ") exceeds the maximum allowed (6)"));
+    result.dims.insert(result.dims.begin(), static_cast<int32_t>(items.size()));
+    result.lbounds.insert(result.lbounds.begin(), 1);
+  }
+  std::string text = types::FormatArray(result);
+  sqlite3_result_text(ctx, text.data(), static_cast<int>(text.size()),
+                      SQLITE_TRANSIENT);
+}
+
+// kova_array_<element>: arrays in their storage text, in array_cmp order.
+int ArrayCollation(void* arg, int la, const void* a, int lb, const void* b) {
+  uint32_t type = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(arg));
+  std::string x(static_cast<const char*>(a), la);
+  std::string y(static_cast<const char*>(b), lb);
+  int c;
+  PgError ignored;
+  if (!CompareArrays(type, x, y, ArrayStorageContext(), &c, &ignored))
+    return x.compare(y) < 0 ? -1 : x == y ? 0 : 1;
+  return c;
+}
+
 }  // namespace
 
 bool SqlRuntime::Attach(sqlite3* db, PgError* error) {
@@ -393,12 +538,23 @@ bool SqlRuntime::Attach(sqlite3* db, PgError* error) {
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(db, "kova_ordered_string_agg", -1, SQLITE_UTF8,
                                  this, nullptr, OrderedStep, OrderedFinal);
+  if (rc == SQLITE_OK) rc = RegisterArrayFunctions(db, this);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "kova_array_agg", -1, SQLITE_UTF8, this,
+                                 nullptr, ArrayAggStep, ArrayAggFinal);
   if (rc == SQLITE_OK)
     rc = sqlite3_create_collation(db, "kova_numeric", SQLITE_UTF8, nullptr,
                                   NumericCollation);
   if (rc == SQLITE_OK)
     rc = sqlite3_create_collation(db, "kova_interval", SQLITE_UTF8, nullptr,
                                   IntervalCollation);
+  for (uint32_t element : ArrayElementTypes()) {
+    if (rc != SQLITE_OK) break;
+    uint32_t type = types::LookupType(element)->array_oid;
+    rc = sqlite3_create_collation(
+        db, CollationOf(type), SQLITE_UTF8,
+        reinterpret_cast<void*>(static_cast<uintptr_t>(type)), ArrayCollation);
+  }
   if (rc != SQLITE_OK) {
     *error = Err("XX000", std::string("cannot register SQL functions: ") +
                               sqlite3_errmsg(db));

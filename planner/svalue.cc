@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 
 #include "planner/expr_internal.h"
+#include "planner/types_array.h"
 #include "planner/types_datetime.h"
 
 namespace kova::planner {
@@ -25,7 +27,43 @@ int HexValue(char c) {
   return -1;
 }
 
+// Element types whose canonical text depends on the session's settings:
+// arrays of them are stored with the elements in the storage settings.
+bool ContextDependent(uint32_t element) {
+  return element == oid::kDate || element == oid::kTimestamp ||
+         element == oid::kTimestamptz || element == oid::kInterval ||
+         element == oid::kFloat4 || element == oid::kFloat8;
+}
+
+// Re-expresses an array's elements from one context's canonical text in
+// another's (through the elements' SQLite forms, which are context-free).
+bool ConvertArray(uint32_t type, const std::string& text,
+                  const types::TypeContext& from, const types::TypeContext& to,
+                  std::string* out, PgError* error) {
+  uint32_t element = types::ArrayElementType(type);
+  if (!ContextDependent(element)) {
+    *out = text;
+    return true;
+  }
+  types::ArrayValue value;
+  if (!types::ParseArray(text, element, -1, from, false, &value, error))
+    return false;
+  for (auto& item : value.items) {
+    if (!item) continue;
+    SValue sv;
+    Value converted;
+    if (!ToSValue(element, item, from, &sv, error) ||
+        !FromSValue(element, sv, to, &converted, error))
+      return false;
+    item = std::move(converted);
+  }
+  *out = types::FormatArray(value);
+  return true;
+}
+
 }  // namespace
+
+const types::TypeContext& ArrayStorageContext() { return StorageContext(); }
 
 SKind SKindOf(uint32_t type) {
   switch (type) {
@@ -52,7 +90,29 @@ SKind SKindOf(uint32_t type) {
 const char* CollationOf(uint32_t type) {
   if (type == oid::kNumeric) return "kova_numeric";
   if (type == oid::kInterval) return "kova_interval";
+  uint32_t element = types::ArrayElementType(type);
+  if (element) {
+    static const auto* names = [] {
+      auto* m = new std::map<uint32_t, std::string>;
+      for (uint32_t e : ArrayElementTypes())
+        (*m)[e] = "kova_array_" + std::to_string(e);
+      return m;
+    }();
+    auto it = names->find(element);
+    if (it != names->end()) return it->second.c_str();
+  }
   return "";
+}
+
+const std::vector<uint32_t>& ArrayElementTypes() {
+  static const std::vector<uint32_t> types = {
+      oid::kBool,        oid::kBytea,    oid::kName,    oid::kInt8,
+      oid::kInt2,        oid::kInt4,     oid::kText,    oid::kOid,
+      oid::kJson,        oid::kFloat4,   oid::kFloat8,  oid::kBpchar,
+      oid::kVarchar,     oid::kDate,     oid::kTime,    oid::kTimestamp,
+      oid::kTimestamptz, oid::kInterval, oid::kNumeric, oid::kUuid,
+      oid::kJsonb};
+  return types;
 }
 
 bool ToSValue(uint32_t type, const Value& canonical,
@@ -146,6 +206,11 @@ bool ToSValue(uint32_t type, const Value& canonical,
       return true;
     }
     default:
+      if (types::ArrayElementType(type)) {
+        out->kind = SKind::kText;
+        return ConvertArray(type, text, context, StorageContext(), &out->s,
+                            error);
+      }
       break;
   }
   out->kind = SKind::kText;
@@ -247,6 +312,14 @@ bool FromSValue(uint32_t type, const SValue& value,
       return true;
     }
     default:
+      if (types::ArrayElementType(type) && value.kind == SKind::kText) {
+        std::string text;
+        if (!ConvertArray(type, value.s, StorageContext(), context, &text,
+                          error))
+          return false;
+        *out = std::move(text);
+        return true;
+      }
       break;
   }
   switch (value.kind) {

@@ -6,6 +6,8 @@
 //   microseconds (PostgreSQL's internal forms, independent of DateStyle and
 //   TimeZone); bytea -> BLOB; numeric -> TEXT compared with the kova_numeric
 //   collation; interval -> TEXT (postgres style) with kova_interval;
+//   arrays -> TEXT (their text under fixed settings, see
+//   ArrayStorageContext) with a kova_array_<element> collation;
 //   everything else (text types, uuid, json, jsonb) -> TEXT.
 // In documents: bool -> BSON bool, INTEGER -> int32 while it fits else
 // int64, REAL -> double, TEXT -> string, BLOB -> binary.
@@ -17,6 +19,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "planner/expr.h"
 #include "planner/planner.h"
@@ -36,7 +39,13 @@ struct SValue {
 // The SQLite form of a type (kText for unknown types).
 SKind SKindOf(uint32_t type);
 // The collation a type's values compare with ("" for SQLite's own).
+// Arrays compare with kova_array_<element oid>.
 const char* CollationOf(uint32_t type);
+// The element types that have array types (one collation each).
+const std::vector<uint32_t>& ArrayElementTypes();
+// The settings arrays are stored under (their text in SQLite and in
+// documents does not depend on the session's TimeZone or DateStyle).
+const types::TypeContext& ArrayStorageContext();
 
 // Canonical text (under the session's settings) <-> SQLite form.
 bool ToSValue(uint32_t type, const Value& canonical,

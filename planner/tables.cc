@@ -170,6 +170,15 @@ bool SessionImpl::IsTableStatement(const PgQuery__Node* node) {
   if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE) return true;
   if (s->n_from_clause > 0) return true;
   if (s->n_values_lists > 0) return false;
+  // unnest(...) in the select list returns rows: it compiles to SQLite.
+  for (size_t i = 0; i < s->n_target_list; i++) {
+    const PgQuery__Node* val = s->target_list[i]->res_target->val;
+    if (val && val->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
+      std::string name =
+          sql::JoinNames(val->func_call->funcname, val->func_call->n_funcname);
+      if (name == "unnest" || name == "pg_catalog.unnest") return true;
+    }
+  }
   return AnyHasSubLink(s->target_list, s->n_target_list) ||
          (s->where_clause && HasSubLink(s->where_clause));
 }

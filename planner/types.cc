@@ -12,7 +12,7 @@
 //  - A canonical value is only meaningful under the TypeContext it was made
 //    with (timestamptz text is in that TimeZone and DateStyle, floats follow
 //    extra_float_digits); TextToBinary and Cast must get the same context.
-//  - Array types have OIDs and names here, but no values yet (0A000).
+//  - Array values are handled by planner/types_array.cc.
 
 #include "planner/types.h"
 
@@ -23,6 +23,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "planner/types_array.h"
 #include "planner/types_datetime.h"
 #include "planner/types_json.h"
 #include "planner/types_numeric.h"
@@ -799,6 +800,8 @@ bool InputTextImpl(uint32_t type, int32_t typmod, std::string_view text,
       out->clear();
       return true;
     default:
+      if (IsArrayOid(type))
+        return ArrayInput(type, typmod, text, context, out, error);
       return UnknownType(type, error);
   }
 }
@@ -928,6 +931,8 @@ bool TextToBinary(uint32_t type_oid, std::string_view canonical,
     case oid::kVoid:
       break;
     default:
+      if (IsArrayOid(type_oid))
+        return ArraySend(type_oid, canonical, context, binary, error);
       return UnknownType(type_oid, error);
   }
   *binary = std::move(out);
@@ -1074,6 +1079,9 @@ bool BinaryToText(uint32_t type_oid, int32_t typmod, std::string_view binary,
       if (!CheckBinaryLength(binary, 0, error)) return false;
       break;
     default:
+      if (IsArrayOid(type_oid))
+        return ArrayReceive(type_oid, typmod, binary, context, canonical,
+                            error);
       return UnknownType(type_oid, error);
   }
   *canonical = std::move(out);
@@ -1248,6 +1256,8 @@ bool Cast(uint32_t from, uint32_t to, int32_t to_typmod, std::string_view value,
   auto finish = [&](std::string_view v) {
     return CoerceTypmod(to, to_typmod, v, context, out, error);
   };
+  if (IsArrayOid(from) || IsArrayOid(to))
+    return ArrayCast(from, to, to_typmod, value, context, out, error);
   if (from == oid::kUnknown) {
     // A literal: the target's input function, then the length coercion.
     if (!InputText(to, -1, value, context, &result, error)) return false;

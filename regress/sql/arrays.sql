@@ -1,6 +1,180 @@
--- Arrays (issue 5 scope, not built yet): this file is not in the schedule
--- until Kova stores arrays; its expected output is PostgreSQL 15's.
-CREATE TABLE ins_arrays (a int[], t text[]);
-INSERT INTO ins_arrays VALUES ('{1,2,NULL}', '{"a b",c}'), (ARRAY[3], ARRAY['x']);
-SELECT * FROM ins_arrays ORDER BY a;
-DROP TABLE ins_arrays;
+-- Arrays: literals, constructors, subscripts, casts, operators, functions,
+-- array columns in tables, aggregation and unnest.
+-- Text input and output.
+SELECT '{1,2,3}'::int[], '{}'::text[], '{NULL,"NULL",null}'::text[];
+SELECT ' { 1 , 2 } '::int[], '{a b, c }'::text[], '{"",x}'::text[];
+SELECT '{"a\"b",c\,d,"\\"}'::text[], '{  "x"  }'::text[];
+SELECT '{{1,2},{3,4}}'::int[], '[0:1]={1,2}'::int[], '[-2:-1]={1,2}'::int[];
+SELECT '[1:2][1:1]={{1},{2}}'::int[], '[1:2] = {1,2}'::int[], '[3]={1,2,3}'::int[];
+SELECT '{"{}",",","a}b"}'::text[], '{true,f,yes}'::bool[];
+SELECT '{1.50,NaN,-0}'::numeric[], '{1.5,Infinity,1e300}'::float8[];
+SELECT '{2024-01-02,infinity}'::date[], '{"2024-01-02 03:04:05"}'::timestamp[];
+SELECT '{"2024-01-02 03:04:05+02"}'::timestamptz[], '{"1 day 02:00"}'::interval[];
+SELECT '{12:34:56}'::time[], '{a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}'::uuid[];
+SELECT '{"\\x0102",NULL}'::bytea[], '{"{\"a\": 1}",null}'::jsonb[], '{"[1, 2]"}'::json[];
+SELECT '{ab,"c d"}'::varchar(2)[], '{a,bc}'::char(2)[], '{x}'::bpchar[];
+SELECT '{1,2}'::int2[], '{9000000000}'::int8[], '{1.5}'::float4[];
+SELECT '{{a,b},{c,d}}'::text[][], '{1}'::integer ARRAY, '{1}'::_int4;
+-- Malformed literals.
+SELECT '1,2'::int[];
+SELECT '{1,2'::int[];
+SELECT '{1,2}x'::int[];
+SELECT '{{1},2}'::int[];
+SELECT '{{1,2},{3}}'::int[];
+SELECT '[1:2]{1,2}'::int[];
+SELECT '[1:3]={1,2}'::int[];
+SELECT '[2:1]={}'::int[];
+SELECT '['::int[];
+SELECT '[1'::int[];
+SELECT '[1:'::int[];
+SELECT '[1:2]=1'::int[];
+SELECT '{1,{2}}'::int[];
+SELECT '{"a}'::text[];
+SELECT '{a"b"}'::text[];
+SELECT '{,}'::text[];
+SELECT '{1,}'::int[];
+SELECT '{{}}'::int[];
+SELECT '{1 2}'::int[];
+SELECT '{a}'::int[];
+SELECT '{99999999999}'::int[];
+SELECT '{abc}'::varchar(2)[];
+SELECT '{{{{{{{1}}}}}}}'::int[];
+-- Type names and pg_typeof.
+SELECT pg_typeof('{1}'::int[]), pg_typeof('{1}'::text[][]), pg_typeof('{1}'::varchar(3)[]);
+SELECT pg_typeof(ARRAY[1,2]), pg_typeof(ARRAY[1,2.5]), pg_typeof(ARRAY['a','b']);
+SELECT pg_typeof(ARRAY['a'::varchar,'b'::text]), pg_typeof(ARRAY[now()]);
+-- Constructors.
+SELECT ARRAY[1,2,3], ARRAY[1,NULL], ARRAY['a','b c'], ARRAY[1,2.5];
+SELECT ARRAY[[1,2],[3,4]], ARRAY[ARRAY[1,2],ARRAY[3,4]], ARRAY[]::int[];
+SELECT ARRAY[ARRAY['a'],ARRAY['b']], ARRAY[1,2]::bigint[], ARRAY['abc']::varchar(2)[];
+SELECT ARRAY[]::text[][] AS empty, ARRAY[NULL]::int[];
+SELECT ARRAY[1,true];
+SELECT ARRAY[];
+SELECT ARRAY[ARRAY[1,2],ARRAY[3]];
+SELECT ARRAY[1,'x'];
+SELECT ARRAY[ARRAY[1], NULL];
+-- Subscripts and slices.
+SELECT (ARRAY[1,2,3])[2], (ARRAY[1,2,3])[0], (ARRAY[1,2,3])[4], (ARRAY[1,2,3])[NULL];
+SELECT (ARRAY[1,2,3])[2:3], (ARRAY[1,2,3])[2:], (ARRAY[1,2,3])[:2], (ARRAY[1,2,3])[:];
+SELECT (ARRAY[1,2,3])[3:2], (ARRAY[1,2,3])[0:10], (ARRAY[1,2,3])[5:6];
+SELECT (ARRAY[[1,2],[3,4]])[2][1], (ARRAY[[1,2],[3,4]])[2], (ARRAY[[1,2],[3,4]])[1:1][2];
+SELECT (ARRAY[[1,2],[3,4]])[2:2], ('[0:2]={a,b,c}'::text[])[0], ('[0:2]={a,b,c}'::text[])[1:];
+SELECT (ARRAY[1,2,3])['2'], (ARRAY[1,2,3])[1.6], (ARRAY[1,2,3])[2::bigint];
+SELECT (1)[1];
+SELECT (ARRAY[1,2])['a'];
+SELECT (ARRAY[1,2])[true];
+-- Casts.
+SELECT ARRAY[1,2]::text[], '{1,2}'::text[]::int[], ARRAY['1.5','2']::numeric[]::int[];
+SELECT ARRAY[1,2]::text, '{1,2}'::text::int[], CAST(ARRAY[1] AS varchar);
+SELECT ARRAY[1.5]::float8[]::numeric[], ARRAY['2024-01-01'::date]::timestamp[];
+SELECT ARRAY[1,2]::int;
+SELECT 1::int[];
+SELECT ARRAY['a']::int[];
+-- Comparison operators.
+SELECT ARRAY[1,2] = ARRAY[1,2], ARRAY[1,2] <> ARRAY[1,3], ARRAY[1,2] < ARRAY[1,3];
+SELECT ARRAY[1,2] < ARRAY[1,2,3], ARRAY[2] > ARRAY[1,9], ARRAY[1,NULL] > ARRAY[1,2];
+SELECT ARRAY[NULL::int] = ARRAY[NULL::int], '{1,2}'::int[] = '[0:1]={1,2}'::int[];
+SELECT ARRAY[[1,2]] = ARRAY[1,2], ARRAY[1,2] = '{1,2}', ARRAY['b'] >= ARRAY['a','z'];
+SELECT ARRAY[1.0] = ARRAY[1.00], ARRAY[1] IS DISTINCT FROM ARRAY[2], ARRAY[1] <= NULL;
+SELECT ARRAY[1] = ARRAY[1::bigint];
+SELECT ARRAY[1] = 1;
+-- ANY / ALL.
+SELECT 1 = ANY(ARRAY[1,2]), 3 = ANY(ARRAY[1,2]), 3 = ANY(ARRAY[1,NULL]), 1 = ANY('{}'::int[]);
+SELECT 1 < ALL(ARRAY[2,3]), 1 < ALL(ARRAY[0,3]), 1 < ALL(ARRAY[2,NULL]), NULL = ANY('{}'::int[]);
+SELECT 'a' = ANY('{a,b}'), 'b' <> ALL(ARRAY['a','c']), 2 = SOME(ARRAY[1,2]), 2.0 = ANY(ARRAY[1,2]);
+SELECT NULL::int = ANY(ARRAY[1]), 1 = ANY(NULL::int[]), 'ab' LIKE ANY(ARRAY['a%','x']);
+SELECT 1 = ANY(1);
+SELECT 1 + ANY(ARRAY[1]);
+-- Concatenation and containment.
+SELECT ARRAY[1,2] || ARRAY[3,4], ARRAY[1,2] || 3, 0 || ARRAY[1,2], ARRAY[1] || '{2}';
+SELECT ARRAY[[1,2]] || ARRAY[3,4], ARRAY[1,2] || ARRAY[[3,4]], ARRAY[1] || NULL::int[];
+SELECT '{}'::int[] || ARRAY[1], ARRAY[1,2] || 2.5, 'x'::text || ARRAY['a'], ARRAY['a'] || 'b'::text;
+SELECT 'x' || ARRAY['a'];
+SELECT ARRAY[[1,2]] || ARRAY[[3]];
+SELECT ARRAY[[[1]]] || ARRAY[1];
+SELECT ARRAY[1] || 'a'::text;
+SELECT ARRAY[1,2,3] @> ARRAY[2], ARRAY[1,2] @> ARRAY[3], ARRAY[1] <@ ARRAY[1,2];
+SELECT ARRAY[1,2] && ARRAY[2,3], ARRAY[1] && ARRAY[2], ARRAY[1,NULL] @> ARRAY[NULL::int];
+SELECT ARRAY[[1,2],[3,4]] @> ARRAY[4], '{}'::int[] <@ ARRAY[1], ARRAY[1,2] @> '{1}';
+-- Functions.
+SELECT array_length(ARRAY[1,2,3], 1), array_length(ARRAY[1], 2), array_length('{}'::int[], 1);
+SELECT array_lower('[0:2]={1,2,3}'::int[], 1), array_upper('[0:2]={1,2,3}'::int[], 1);
+SELECT array_ndims(ARRAY[[1],[2]]), array_ndims('{}'::int[]), array_dims(ARRAY[[1,2],[3,4]]);
+SELECT array_dims('[0:1]={1,2}'::int[]), array_dims('{}'::int[]), cardinality(ARRAY[[1,2],[3,4]]);
+SELECT cardinality('{}'::int[]), cardinality(NULL::int[]);
+SELECT array_append(ARRAY[1,2], 3), array_append(NULL::int[], 1), array_append(ARRAY[1], NULL);
+SELECT array_prepend(0, ARRAY[1]), array_prepend(0, '[5:6]={1,2}'::int[]), array_append(ARRAY[1], 2::bigint);
+SELECT array_cat(ARRAY[1], ARRAY[2,3]), array_cat(NULL, ARRAY[1]), array_cat(ARRAY[[1]], ARRAY[2]);
+SELECT array_position(ARRAY['a','b','a'], 'a'), array_position(ARRAY['a','b','a'], 'a', 2);
+SELECT array_position(ARRAY[1,NULL], NULL), array_position(ARRAY[1], 5), array_positions(ARRAY[1,2,1], 1);
+SELECT array_positions(ARRAY[1], 5), array_positions(NULL::int[], 1);
+SELECT array_remove(ARRAY[1,2,1,NULL], 1), array_remove(ARRAY[1,NULL], NULL), array_remove(ARRAY[1], 1);
+SELECT array_replace(ARRAY[1,2,1], 1, 9), array_replace(ARRAY[[1,NULL],[NULL,2]], NULL, 0);
+SELECT array_to_string(ARRAY[1,NULL,3], ','), array_to_string(ARRAY[1,NULL,3], ',', '*');
+SELECT array_to_string(ARRAY['a','b'], NULL), array_to_string(ARRAY[[1,2],[3,4]], '-');
+SELECT string_to_array('a,b,,c', ','), string_to_array('a,b', ',', 'b'), string_to_array('abc', NULL);
+SELECT string_to_array('abc', ''), string_to_array('', ','), string_to_array(NULL, ',');
+SELECT array_append(ARRAY[[1]], 2);
+SELECT array_remove(ARRAY[[1]], 1);
+SELECT array_position(ARRAY[[1]], 1);
+SELECT array_position(ARRAY[1], 1, NULL);
+SELECT array_length('{1}', 1);
+SELECT array_append(ARRAY[1], 'x'::text);
+-- Arrays in tables.
+CREATE TABLE arr (id int PRIMARY KEY, a int[], t text[], n numeric[], ts timestamptz[], v varchar(3)[]);
+INSERT INTO arr VALUES
+  (1, '{1,2,NULL}', '{"a b",c}', '{1.5,2}', '{"2024-01-02 03:04:05+00"}', '{abc}'),
+  (2, ARRAY[3], ARRAY['x'], ARRAY[10], NULL, ARRAY['d']),
+  (3, '{}', '{}', '{}', '{}', '{}'),
+  (4, ARRAY[1,2], ARRAY['NULL', NULL, ''], '{-1}', ARRAY['2020-01-01'::timestamptz], NULL),
+  (5, NULL, NULL, NULL, NULL, NULL),
+  (6, '{{1,2},{3,4}}', '{{a},{b}}', '{0.1}', '{}', '{}');
+INSERT INTO arr (id, v) VALUES (7, '{abcd}');
+INSERT INTO arr (id, a) VALUES (8, 'bogus');
+SELECT * FROM arr ORDER BY id;
+SELECT id, a FROM arr ORDER BY a, id;
+SELECT id, a FROM arr ORDER BY a DESC NULLS LAST, id;
+SELECT id, n FROM arr ORDER BY n, id;
+SELECT id FROM arr WHERE a = '{1,2}';
+SELECT id FROM arr WHERE a > ARRAY[1,2] ORDER BY id;
+SELECT id FROM arr WHERE 2 = ANY(a) ORDER BY id;
+SELECT id FROM arr WHERE a @> ARRAY[1] ORDER BY id;
+SELECT id, a[1], a[2:3], t[1], array_length(a, 1), cardinality(t) FROM arr ORDER BY id;
+SELECT id, a || 9 AS appended, array_to_string(t, '|') FROM arr WHERE id < 6 ORDER BY id;
+SELECT id, a || 9 FROM arr ORDER BY id;
+SET TimeZone = 'America/New_York';
+SELECT id, ts FROM arr WHERE ts IS NOT NULL ORDER BY id;
+RESET TimeZone;
+UPDATE arr SET a = a || 5 WHERE id = 2;
+UPDATE arr SET t = ARRAY['y', 'z'] WHERE id = 2;
+SELECT a, t FROM arr WHERE id = 2;
+SELECT count(*) FROM arr WHERE a IS NULL;
+SELECT DISTINCT a FROM arr WHERE id IN (1, 2, 4) ORDER BY a;
+SELECT a, count(*) FROM arr GROUP BY a ORDER BY a;
+SELECT max(a), min(a) FROM arr;
+-- array_agg.
+SELECT array_agg(id ORDER BY id) FROM arr;
+SELECT array_agg(id ORDER BY id DESC) FILTER (WHERE id > 3) FROM arr;
+SELECT array_agg(DISTINCT id % 2) FROM arr;
+SELECT array_agg(a ORDER BY id) FROM arr WHERE id IN (2, 4);
+SELECT array_agg(t[1] ORDER BY t[1] NULLS FIRST) FROM arr;
+SELECT id % 2 AS k, array_agg(id ORDER BY id) FROM arr GROUP BY id % 2 ORDER BY k;
+SELECT array_agg(id) FROM arr WHERE id > 100;
+SELECT array_agg(a) FROM arr WHERE id IN (1, 3);
+SELECT ARRAY(SELECT id FROM arr WHERE id < 4 ORDER BY id DESC), ARRAY(SELECT id FROM arr WHERE id > 100);
+SELECT ARRAY(SELECT t FROM arr WHERE id = 2);
+-- unnest and generate_subscripts.
+SELECT * FROM unnest(ARRAY[1,2,NULL]);
+SELECT * FROM unnest(ARRAY['a','b']) WITH ORDINALITY;
+SELECT * FROM unnest(ARRAY[1,2], ARRAY['x','y','z']) AS u(n, s);
+SELECT u.x FROM unnest('{{1,2},{3,4}}'::int[]) AS u(x) WHERE x > 1;
+SELECT id, e FROM arr, unnest(arr.a) AS e WHERE id < 3 ORDER BY id, e;
+SELECT id, e, o FROM arr CROSS JOIN LATERAL unnest(t) WITH ORDINALITY AS x(e, o) ORDER BY id, o;
+SELECT unnest(ARRAY[1,2,3]);
+SELECT unnest(ARRAY[1,2]) AS x, unnest(ARRAY['a','b','c']) AS y;
+SELECT id, unnest(t) FROM arr WHERE id IN (1, 2) ORDER BY id;
+SELECT * FROM generate_subscripts('[0:2]={a,b,c}'::text[], 1) AS s;
+SELECT generate_subscripts.* FROM generate_subscripts(ARRAY[1,2,3], 1, true);
+SELECT * FROM unnest(1);
+SELECT * FROM unnest('{1}');
+DROP TABLE arr;

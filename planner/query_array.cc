@@ -1,0 +1,310 @@
+// Arrays in statements over tables: unnest and generate_subscripts in FROM
+// (and unnest in a SELECT list), ARRAY(subquery), and the SQLite functions
+// they compile to. Set-returning calls become SQLite's json_each over a
+// JSON list of rows, which (unlike a subquery) may refer to the tables
+// before it in FROM, as LATERAL does.
+#include "planner/expr_internal.h"
+#include "planner/query.h"
+#include "planner/types_array.h"
+#include "sql/sql.h"
+
+namespace kova::planner {
+using namespace expr_detail;  // NOLINT: the helpers of this component
+
+namespace {
+
+void JsonString(const std::string& s, std::string* out) {
+  static const char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out->push_back('\\');
+      out->push_back(static_cast<char>(c));
+    } else if (c < 0x20) {
+      out->append("\\u00");
+      out->push_back(kHex[c >> 4]);
+      out->push_back(kHex[c & 15]);
+    } else {
+      out->push_back(static_cast<char>(c));
+    }
+  }
+  out->push_back('"');
+}
+
+SqlRuntime* RuntimeOf(sqlite3_context* ctx) {
+  return static_cast<SqlRuntime*>(sqlite3_user_data(ctx));
+}
+
+void Fail(sqlite3_context* ctx, const PgError& error) {
+  RuntimeOf(ctx)->SetError(error);
+  sqlite3_result_error(ctx, "kova: statement failed", -1);
+}
+
+bool ParseStored(uint32_t type, sqlite3_value* v, types::ArrayValue* out,
+                 PgError* error) {
+  *out = types::ArrayValue{};
+  if (sqlite3_value_type(v) == SQLITE_NULL) return true;
+  std::string text(reinterpret_cast<const char*>(sqlite3_value_text(v)),
+                   sqlite3_value_bytes(v));
+  return types::ParseArray(text, types::ArrayElementType(type), -1,
+                           ArrayStorageContext(), false, out, error);
+}
+
+// kova_array_rows(type1, array1, type2, array2, ...): the rows of
+// unnest(array1, array2, ...) as a JSON list of lists of element texts
+// (the shorter arrays padded with nulls).
+void ArrayRows(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  std::vector<types::ArrayValue> arrays(argc / 2);
+  size_t rows = 0;
+  PgError error;
+  for (int i = 0; i + 1 < argc; i += 2) {
+    uint32_t type = static_cast<uint32_t>(sqlite3_value_int64(argv[i]));
+    if (!ParseStored(type, argv[i + 1], &arrays[i / 2], &error))
+      return Fail(ctx, error);
+    rows = std::max(rows, arrays[i / 2].items.size());
+  }
+  std::string json = "[";
+  for (size_t r = 0; r < rows; r++) {
+    json += r ? ",[" : "[";
+    for (size_t k = 0; k < arrays.size(); k++) {
+      if (k) json += ",";
+      const auto& items = arrays[k].items;
+      if (r < items.size() && items[r])
+        JsonString(*items[r], &json);
+      else
+        json += "null";
+    }
+    json += "]";
+  }
+  json += "]";
+  sqlite3_result_text(ctx, json.data(), static_cast<int>(json.size()),
+                      SQLITE_TRANSIENT);
+}
+
+// kova_array_elem(text, element type): an element's text (storage
+// settings) in its SQLite form.
+void ArrayElem(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  uint32_t type = static_cast<uint32_t>(sqlite3_value_int64(argv[1]));
+  std::string text(reinterpret_cast<const char*>(sqlite3_value_text(argv[0])),
+                   sqlite3_value_bytes(argv[0]));
+  SValue sv;
+  PgError error;
+  if (!ToSValue(type, text, ArrayStorageContext(), &sv, &error))
+    return Fail(ctx, error);
+  ResultSValue(ctx, sv);
+}
+
+// kova_subscripts(type, array, dim, reverse): generate_subscripts as a
+// JSON list.
+void Subscripts(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  uint32_t type = static_cast<uint32_t>(sqlite3_value_int64(argv[0]));
+  types::ArrayValue v;
+  PgError error;
+  if (!ParseStored(type, argv[1], &v, &error)) return Fail(ctx, error);
+  std::string json = "[";
+  int64_t dim = sqlite3_value_int64(argv[2]);
+  bool reverse = sqlite3_value_type(argv[3]) != SQLITE_NULL &&
+                 sqlite3_value_int64(argv[3]) != 0;
+  if (sqlite3_value_type(argv[2]) != SQLITE_NULL && dim >= 1 &&
+      dim <= static_cast<int64_t>(v.dims.size())) {
+    int64_t lb = v.lbounds[dim - 1], ub = lb + v.dims[dim - 1] - 1;
+    for (int64_t i = 0; i <= ub - lb; i++) {
+      if (i) json += ",";
+      json += std::to_string(reverse ? ub - i : lb + i);
+    }
+  }
+  json += "]";
+  sqlite3_result_text(ctx, json.data(), static_cast<int>(json.size()),
+                      SQLITE_TRANSIENT);
+}
+
+}  // namespace
+
+int RegisterArrayFunctions(sqlite3* db, SqlRuntime* runtime) {
+  const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
+  int rc = sqlite3_create_function(db, "kova_array_rows", -1, flags, runtime,
+                                   ArrayRows, nullptr, nullptr);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "kova_array_elem", 2, flags, runtime,
+                                 ArrayElem, nullptr, nullptr);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "kova_subscripts", 4, flags, runtime,
+                                 Subscripts, nullptr, nullptr);
+  return rc;
+}
+
+bool QueryCompiler::AddArrayFunctionItem(const PgQuery__RangeFunction* rf,
+                                         const PgQuery__FuncCall* f,
+                                         const std::string& name,
+                                         std::string* sql, PgError* error) {
+  if (rf->n_coldeflist > 0 || f->agg_star || f->n_agg_order > 0 || f->over) {
+    *error =
+        Err("0A000", "this form of " + name + "() in FROM is not supported yet",
+            f->location);
+    return false;
+  }
+  std::vector<std::unique_ptr<Expr>> args;
+  const char* saved = aggregate_context_;
+  aggregate_context_ = "functions in FROM";
+  for (size_t i = 0; i < f->n_args; i++) {
+    std::unique_ptr<Expr> e;
+    if (!analyzer_.Analyze(f->args[i], &e, error)) {
+      aggregate_context_ = saved;
+      return false;
+    }
+    args.push_back(std::move(e));
+  }
+  aggregate_context_ = saved;
+  std::string sql_alias = NewAlias();
+  RangeEntry entry;
+  entry.alias = rf->alias && rf->alias->aliasname ? rf->alias->aliasname : name;
+  entry.relname = entry.alias;
+  entry.sql_alias = sql_alias;
+  std::vector<std::string> names;
+  if (rf->alias)
+    for (size_t i = 0; i < rf->alias->n_colnames; i++)
+      names.push_back(rf->alias->colnames[i]->string->sval);
+  auto column_name = [&](size_t i, const std::string& fallback) {
+    if (i < names.size()) return names[i];
+    // A single column takes the alias's name, as PostgreSQL does.
+    if (i == 0 && rf->alias && rf->alias->aliasname && names.empty() &&
+        fallback != "ordinality")
+      return std::string(rf->alias->aliasname);
+    return fallback;
+  };
+  auto no_function = [&] {
+    std::string sig;
+    for (size_t i = 0; i < args.size(); i++)
+      sig += (i ? ", " : "") + TypeName(args[i]->type);
+    PgError err =
+        Err("42883", "function " + name + "(" + sig + ") does not exist",
+            f->location);
+    err.hint =
+        "No function matches the given name and argument types. You might "
+        "need to add explicit type casts.";
+    *error = err;
+    return false;
+  };
+  size_t ncols = 0;
+  if (name == "unnest") {
+    if (args.empty()) return no_function();
+    std::string call = "kova_array_rows(";
+    for (size_t i = 0; i < args.size(); i++) {
+      uint32_t element = types::ArrayElementType(args[i]->type);
+      if (!element) {
+        if (args[i]->type == oid::kUnknown && args.size() == 1) {
+          *error = Err("42725", "function unnest(unknown) is not unique",
+                       f->location);
+          error->hint =
+              "Could not choose a best candidate function. You might need "
+              "to add explicit type casts.";
+          return false;
+        }
+        return no_function();
+      }
+      call += (i ? ", " : "") + std::to_string(args[i]->type) + ", " +
+              Emit(*args[i]);
+      std::string col = "kova_array_elem(json_extract(" + sql_alias +
+                        ".value, '$[" + std::to_string(i) + "]'), " +
+                        std::to_string(element) + ")";
+      const char* coll = CollationOf(element);
+      if (*coll) col = "(" + col + " COLLATE " + coll + ")";
+      entry.columns.push_back(
+          {column_name(i, "unnest"), element, args[i]->typmod, col, 0});
+    }
+    ncols = args.size();
+    *sql = "json_each(" + call + ")) AS " + sql_alias;
+  } else {  // generate_subscripts(array, dim [, reverse])
+    if (args.size() < 2 || args.size() > 3 ||
+        !types::ArrayElementType(args[0]->type))
+      return no_function();
+    if (!analyzer_.Coerce(&args[1], oid::kInt4, -1, error)) return false;
+    if (args.size() == 3 && !analyzer_.Coerce(&args[2], oid::kBool, -1, error))
+      return false;
+    if (!IsInteger(args[1]->type) ||
+        (args.size() == 3 && args[2]->type != oid::kBool))
+      return no_function();
+    *sql = "json_each(kova_subscripts(" + std::to_string(args[0]->type) + ", " +
+           Emit(*args[0]) + ", " + Emit(*args[1]) + ", " +
+           (args.size() == 3 ? Emit(*args[2]) : "0") + ")) AS " + sql_alias;
+    entry.columns.push_back({column_name(0, "generate_subscripts"), oid::kInt4,
+                             -1, sql_alias + ".value", 0});
+    ncols = 1;
+  }
+  if (rf->ordinality)
+    entry.columns.push_back({column_name(ncols, "ordinality"), oid::kInt8, -1,
+                             "(" + sql_alias + ".key + 1)", 0});
+  entries_.push_back(std::move(entry));
+  return !emit_failed_ || (*error = emit_error_, false);
+}
+
+}  // namespace kova::planner
+
+namespace kova::planner {
+
+bool QueryCompiler::AddSelectListUnnest(
+    const PgQuery__SelectStmt* s, std::string* from,
+    std::map<size_t, std::unique_ptr<Expr>>* targets, PgError* error) {
+  std::vector<size_t> positions;
+  for (size_t i = 0; i < s->n_target_list; i++) {
+    const PgQuery__Node* val = s->target_list[i]->res_target->val;
+    if (val->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) continue;
+    const PgQuery__FuncCall* f = val->func_call;
+    std::string name = sql::JoinNames(f->funcname, f->n_funcname);
+    if (name == "unnest" || name == "pg_catalog.unnest") positions.push_back(i);
+  }
+  if (positions.empty()) return true;
+  if (s->n_group_clause > 0 || s->having_clause) {
+    *error = Err("0A000",
+                 "unnest() in a SELECT list with GROUP BY or HAVING is not "
+                 "supported yet");
+    return false;
+  }
+  std::string sql_alias = NewAlias();
+  std::string call = "kova_array_rows(";
+  for (size_t k = 0; k < positions.size(); k++) {
+    const PgQuery__FuncCall* f =
+        s->target_list[positions[k]]->res_target->val->func_call;
+    std::unique_ptr<Expr> arg;
+    if (f->n_args == 1 && !analyzer_.Analyze(f->args[0], &arg, error))
+      return false;
+    uint32_t element = arg ? types::ArrayElementType(arg->type) : 0;
+    if (!element) {
+      std::string sig = arg ? TypeName(arg->type) : "";
+      if (f->n_args > 1) sig = "...";
+      PgError err = Err("42883", "function unnest(" + sig + ") does not exist",
+                        f->location);
+      err.hint =
+          "No function matches the given name and argument types. You might "
+          "need to add explicit type casts.";
+      if (arg && arg->type == oid::kUnknown) {
+        err =
+            Err("42725", "function unnest(unknown) is not unique", f->location);
+        err.hint =
+            "Could not choose a best candidate function. You might need to "
+            "add explicit type casts.";
+      }
+      *error = err;
+      return false;
+    }
+    call += (k ? ", " : "") + std::to_string(arg->type) + ", " + Emit(*arg);
+    auto col = std::make_unique<Expr>();
+    col->kind = Expr::Kind::kColumn;
+    col->type = element;
+    col->typmod = arg->typmod;
+    col->name = "kova_array_elem(json_extract(" + sql_alias + ".value, '$[" +
+                std::to_string(k) + "]'), " + std::to_string(element) + ")";
+    const char* coll = CollationOf(element);
+    if (*coll) col->name = "(" + col->name + " COLLATE " + coll + ")";
+    (*targets)[positions[k]] = std::move(col);
+  }
+  *from += (from->empty() ? "" : ", ") + std::string("json_each(") + call +
+           ")) AS " + sql_alias;
+  return !emit_failed_ || (*error = emit_error_, false);
+}
+
+}  // namespace kova::planner
