@@ -177,4 +177,38 @@ SELECT * FROM generate_subscripts('[0:2]={a,b,c}'::text[], 1) AS s;
 SELECT generate_subscripts.* FROM generate_subscripts(ARRAY[1,2,3], 1, true);
 SELECT * FROM unnest(1);
 SELECT * FROM unnest('{1}');
+-- Element assignment.
+UPDATE arr SET a[2] = 20 WHERE id = 1;
+UPDATE arr SET a[5] = 5, t[0] = 'zero' WHERE id = 2;
+UPDATE arr SET a[1] = 1 WHERE id IN (3, 5);
+UPDATE arr SET a[2][1] = 30 WHERE id = 6;
+SELECT id, a, t FROM arr WHERE id IN (1, 2, 3, 5, 6) ORDER BY id;
+UPDATE arr SET a[3][1] = 0 WHERE id = 6;
+UPDATE arr SET a[1] = 0 WHERE id = 6;
+UPDATE arr SET a[NULL] = 0 WHERE id = 1;
+UPDATE arr SET a[1] = 'x' WHERE id = 1;
+-- Parameters.
+PREPARE in_list(int[]) AS SELECT id FROM arr WHERE id = ANY($1) ORDER BY id;
+EXECUTE in_list('{1,3,99}');
+EXECUTE in_list(ARRAY[2]);
+PREPARE by_array AS SELECT id FROM arr WHERE id <> ALL($1) AND a IS NOT NULL ORDER BY id;
+EXECUTE by_array('{1,2}');
+PREPARE elem(text[], int) AS SELECT $1[$2] AS e, array_length($1, 1) AS n;
+EXECUTE elem('{a,b,c}', 2);
+-- COPY.
+COPY (SELECT id, a, t, n FROM arr ORDER BY id) TO stdout;
+COPY (SELECT id, a, t FROM arr ORDER BY id) TO stdout WITH (FORMAT csv);
+CREATE TABLE arr_copy (a int[], t text[], d date[]);
+COPY arr_copy FROM stdin;
+{1,2,NULL}	{"a b","c\\d",NULL}	{2024-01-01}
+\N	{}	{}
+\.
+COPY arr_copy FROM stdin WITH (FORMAT csv);
+"{4,5}","{""x,y"",z}","{2020-02-02}"
+\.
+COPY arr_copy FROM stdin;
+{1,x}	{}	{}
+\.
+SELECT * FROM arr_copy ORDER BY a;
+DROP TABLE arr_copy;
 DROP TABLE arr;
