@@ -450,7 +450,8 @@ bool AlterRunner::ReadRows(const catalog::Table& table,
         if (std::strcmp(key, "_id") == 0) continue;
         int index = table.ColumnIndex(key);
         if (index < 0) continue;
-        ok = FromSValue(table.columns[index].type, SValueFromBson(&it), context,
+        ok = FromSValue(table.columns[index].type,
+                        SValueFromBson(&it, table.columns[index].type), context,
                         &row.values[index], error);
       }
     }

@@ -38,7 +38,8 @@ bool DecodeRow(const catalog::Table& table, const uint8_t* data, size_t len,
     if (!counters && std::strcmp(key, "_id") == 0) continue;
     int index = table.ColumnIndex(key);
     if (index < 0) continue;
-    if (!FromSValue(table.columns[index].type, SValueFromBson(&it), context,
+    if (!FromSValue(table.columns[index].type,
+                    SValueFromBson(&it, table.columns[index].type), context,
                     &(*out)[index], error))
       return false;
     if (table.columns[index].type == oid::kBpchar)

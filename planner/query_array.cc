@@ -122,6 +122,39 @@ void Subscripts(sqlite3_context* ctx, int, sqlite3_value** argv) {
                       SQLITE_TRANSIENT);
 }
 
+// kova_array_get(doc, field, array type): an array column of a document as
+// its text (storage settings); NULL when null or missing.
+void ArrayGet(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) != SQLITE_BLOB) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  const auto* data = static_cast<const uint8_t*>(sqlite3_value_blob(argv[0]));
+  int len = sqlite3_value_bytes(argv[0]);
+  std::string_view field(
+      reinterpret_cast<const char*>(sqlite3_value_text(argv[1])),
+      sqlite3_value_bytes(argv[1]));
+  uint32_t type = static_cast<uint32_t>(sqlite3_value_int64(argv[2]));
+  bson_t doc;
+  bson_iter_t it;
+  if (!data || !bson_init_static(&doc, data, len) ||
+      !bson_iter_init(&it, &doc)) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  while (bson_iter_next(&it)) {
+    if (field != bson_iter_key(&it)) continue;
+    std::string text;
+    if (ArrayTextFromBson(&it, type, &text))
+      sqlite3_result_text(ctx, text.data(), static_cast<int>(text.size()),
+                          SQLITE_TRANSIENT);
+    else
+      sqlite3_result_null(ctx);
+    return;
+  }
+  sqlite3_result_null(ctx);
+}
+
 }  // namespace
 
 int RegisterArrayFunctions(sqlite3* db, SqlRuntime* runtime) {
@@ -134,6 +167,10 @@ int RegisterArrayFunctions(sqlite3* db, SqlRuntime* runtime) {
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(db, "kova_subscripts", 4, flags, runtime,
                                  Subscripts, nullptr, nullptr);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "kova_array_get", 3,
+                                 flags | SQLITE_INNOCUOUS, runtime, ArrayGet,
+                                 nullptr, nullptr);
   return rc;
 }
 

@@ -411,9 +411,131 @@ void ResultSValue(sqlite3_context* ctx, const SValue& v) {
   }
 }
 
+namespace {
+
+// Appends items [begin, begin + count) of `value` at dimension `dim` as a
+// BSON array (nested for the next dimensions).
+void AppendArrayLevel(bson_t* doc, std::string_view key, uint32_t element,
+                      const types::ArrayValue& value, size_t dim,
+                      size_t begin) {
+  bson_t child;
+  bson_append_array_begin(doc, key.data(), static_cast<int>(key.size()),
+                          &child);
+  size_t stride = 1;
+  for (size_t d = dim + 1; d < value.dims.size(); d++) stride *= value.dims[d];
+  for (int32_t i = 0; i < value.dims[dim]; i++) {
+    std::string index = std::to_string(i);
+    if (dim + 1 < value.dims.size()) {
+      AppendArrayLevel(&child, index, element, value, dim + 1,
+                       begin + i * stride);
+      continue;
+    }
+    const auto& item = value.items[begin + i];
+    SValue sv;
+    PgError ignored;
+    if (!item) {
+      bson_append_null(&child, index.data(), static_cast<int>(index.size()));
+    } else if (ToSValue(element, item, StorageContext(), &sv, &ignored)) {
+      AppendSValue(&child, index, element, sv);
+    } else {
+      bson_append_utf8(&child, index.data(), static_cast<int>(index.size()),
+                       item->data(), static_cast<int>(item->size()));
+    }
+  }
+  bson_append_array_end(doc, &child);
+}
+
+// Arrays go into documents as BSON arrays of their elements' document
+// forms. BSON arrays cannot say lower bounds other than 1: such arrays stay
+// text.
+bool AppendArray(bson_t* doc, std::string_view key, uint32_t type,
+                 const std::string& text) {
+  uint32_t element = types::ArrayElementType(type);
+  types::ArrayValue value;
+  PgError ignored;
+  if (!types::ParseArray(text, element, -1, StorageContext(), false, &value,
+                         &ignored))
+    return false;
+  for (int32_t lb : value.lbounds)
+    if (lb != 1) return false;
+  if (value.items.empty()) {
+    bson_t child;
+    bson_append_array_begin(doc, key.data(), static_cast<int>(key.size()),
+                            &child);
+    bson_append_array_end(doc, &child);
+    return true;
+  }
+  AppendArrayLevel(doc, key, element, value, 0, 0);
+  return true;
+}
+
+// Reads a BSON array back into value (dims from the nesting).
+bool ReadArrayLevel(const bson_iter_t* it, uint32_t element, size_t dim,
+                    types::ArrayValue* value) {
+  bson_iter_t child;
+  if (!bson_iter_recurse(it, &child)) return false;
+  int32_t count = 0;
+  while (bson_iter_next(&child)) {
+    count++;
+    if (BSON_ITER_HOLDS_ARRAY(&child)) {
+      if (dim + 1 >= static_cast<size_t>(types::kMaxArrayDims) ||
+          !ReadArrayLevel(&child, element, dim + 1, value))
+        return false;
+      continue;
+    }
+    if (value->dims.size() > dim + 1) return false;  // ragged
+    Value item;
+    PgError ignored;
+    if (!FromSValue(element, SValueFromBson(&child), StorageContext(), &item,
+                    &ignored))
+      return false;
+    value->items.push_back(std::move(item));
+  }
+  if (value->dims.size() <= dim) value->dims.resize(dim + 1, -1);
+  if (value->dims[dim] >= 0 && value->dims[dim] != count) return false;
+  value->dims[dim] = count;
+  return true;
+}
+
+}  // namespace
+
+bool ArrayTextFromBson(const bson_iter_t* it, uint32_t type,
+                       std::string* text) {
+  if (BSON_ITER_HOLDS_UTF8(it)) {
+    uint32_t n;
+    const char* s = bson_iter_utf8(it, &n);
+    text->assign(s, n);
+    return true;
+  }
+  if (!BSON_ITER_HOLDS_ARRAY(it)) return false;
+  types::ArrayValue value;
+  if (!ReadArrayLevel(it, types::ArrayElementType(type), 0, &value))
+    return false;
+  size_t total = 1;
+  for (int32_t d : value.dims) total *= d < 0 ? 0 : d;
+  if (value.items.empty()) {
+    value.dims.clear();
+  } else if (total != value.items.size()) {
+    return false;
+  }
+  value.lbounds.assign(value.dims.size(), 1);
+  *text = types::FormatArray(value);
+  return true;
+}
+
+SValue SValueFromBson(const bson_iter_t* it, uint32_t type) {
+  if (!types::ArrayElementType(type)) return SValueFromBson(it);
+  SValue out;
+  if (ArrayTextFromBson(it, type, &out.s)) out.kind = SKind::kText;
+  return out;
+}
+
 void AppendSValue(bson_t* doc, std::string_view key, uint32_t type,
                   const SValue& v) {
   int n = static_cast<int>(key.size());
+  if (v.kind == SKind::kText && types::ArrayElementType(type) &&
+      AppendArray(doc, key, type, v.s))
+    return;
   switch (v.kind) {
     case SKind::kNull:
       bson_append_null(doc, key.data(), n);
@@ -535,6 +657,11 @@ std::string ColumnSql(std::string_view alias, std::string_view column,
   std::string doc = std::string(alias) + ".doc";
   std::string lit = SqlQuoteLiteral(column);
   std::string sql;
+  if (types::ArrayElementType(type)) {
+    // Arrays are BSON arrays in documents: kova_array_get gives their text.
+    return "(kova_array_get(" + doc + ", " + lit + ", " + std::to_string(type) +
+           ") COLLATE " + CollationOf(type) + ")";
+  }
   switch (type) {
     case oid::kBool:
     case oid::kBytea:

@@ -10,7 +10,9 @@
 //   ArrayStorageContext) with a kova_array_<element> collation;
 //   everything else (text types, uuid, json, jsonb) -> TEXT.
 // In documents: bool -> BSON bool, INTEGER -> int32 while it fits else
-// int64, REAL -> double, TEXT -> string, BLOB -> binary.
+// int64, REAL -> double, TEXT -> string, BLOB -> binary; arrays -> BSON
+// arrays of their elements' forms (nested for several dimensions; arrays
+// with lower bounds other than 1 stay text).
 #pragma once
 
 #include <bson/bson.h>
@@ -63,6 +65,12 @@ void AppendSValue(bson_t* doc, std::string_view key, uint32_t type,
                   const SValue& value);
 // A document field back in SQLite form (as kova_get returns it).
 SValue SValueFromBson(const bson_iter_t* it);
+// The same for a column of a known type (arrays are BSON arrays).
+SValue SValueFromBson(const bson_iter_t* it, uint32_t type);
+// A document's array (BSON array, or text for arrays with lower bounds
+// other than 1) as its text under ArrayStorageContext; false when the
+// field holds something else.
+bool ArrayTextFromBson(const bson_iter_t* it, uint32_t type, std::string* text);
 
 // The SQL expression that reads a column of a row of a collection table
 // (`alias` is the table's alias in the statement).
