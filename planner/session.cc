@@ -15,39 +15,38 @@
 namespace kova::planner {
 namespace {
 
-bool IsTransactionExit(const PgQuery__Node* node) {
-  if (node->node_case != PG_QUERY__NODE__NODE_TRANSACTION_STMT) return false;
+bool IsTransactionExit(const PgQuery__Node *node) {
+  if (node->node_case != PG_QUERY__NODE__NODE_TRANSACTION_STMT)
+    return false;
   auto kind = node->transaction_stmt->kind;
   return kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT ||
          kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK ||
          kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO;
 }
 
-}  // namespace
+} // namespace
 
-SessionImpl::SessionImpl(Engine* engine,
+SessionImpl::SessionImpl(Engine *engine,
                          std::unique_ptr<docstore::Session> storage,
                          std::string user, std::string database, bool superuser,
                          std::string server_version, int pid)
-    : engine_(engine),
-      storage_(std::move(storage)),
-      user_(std::move(user)),
-      database_(std::move(database)),
-      superuser_(superuser),
-      server_version_(std::move(server_version)),
-      pid_(pid),
+    : engine_(engine), storage_(std::move(storage)), user_(std::move(user)),
+      database_(std::move(database)), superuser_(superuser),
+      server_version_(std::move(server_version)), pid_(pid),
       settings_(server_version_, user_, superuser) {}
 
 SessionImpl::~SessionImpl() {
   Terminate();
-  for (auto& [sql, stmt] : statement_cache_) sqlite3_finalize(stmt);
+  for (auto &[sql, stmt] : statement_cache_)
+    sqlite3_finalize(stmt);
 }
 
 bool SessionImpl::ApplyStartup(
-    const std::vector<std::pair<std::string, std::string>>& startup,
-    PgError* error) {
-  for (const auto& [key, value] : startup) {
-    if (key == "user" || key == "database") continue;
+    const std::vector<std::pair<std::string, std::string>> &startup,
+    PgError *error) {
+  for (const auto &[key, value] : startup) {
+    if (key == "user" || key == "database")
+      continue;
     if (key == "replication") {
       *error = Err("0A000", "replication connections are not supported");
       return false;
@@ -64,13 +63,15 @@ bool SessionImpl::ApplyStartup(
         } else if (c == '\\') {
           escape = true;
         } else if (std::isspace(static_cast<unsigned char>(c))) {
-          if (!word.empty()) words.push_back(std::move(word));
+          if (!word.empty())
+            words.push_back(std::move(word));
           word.clear();
         } else {
           word.push_back(c);
         }
       }
-      if (!word.empty()) words.push_back(word);
+      if (!word.empty())
+        words.push_back(word);
       for (size_t i = 0; i < words.size(); i++) {
         std::string setting;
         if (words[i] == "-c" && i + 1 < words.size()) {
@@ -80,10 +81,9 @@ bool SessionImpl::ApplyStartup(
         } else if (words[i].rfind("--", 0) == 0) {
           setting = words[i].substr(2);
         } else {
-          *error = Err("42601",
-                       "invalid command-line argument for server "
-                       "process: " +
-                           words[i]);
+          *error = Err("42601", "invalid command-line argument for server "
+                                "process: " +
+                                    words[i]);
           return false;
         }
         size_t eq = setting.find('=');
@@ -92,16 +92,18 @@ bool SessionImpl::ApplyStartup(
           return false;
         }
         std::string name = setting.substr(0, eq);
-        for (char& c : name)
-          if (c == '-') c = '_';
+        for (char &c : name)
+          if (c == '-')
+            c = '_';
         if (!settings_.SetStartup(name, setting.substr(eq + 1), error))
           return false;
       }
       continue;
     }
-    if (!settings_.SetStartup(key, value, error)) return false;
+    if (!settings_.SetStartup(key, value, error))
+      return false;
   }
-  settings_.TakeChanges();  // startup values go out with ReportedSettings
+  settings_.TakeChanges(); // startup values go out with ReportedSettings
   return true;
 }
 
@@ -117,7 +119,8 @@ SessionImpl::TakeReportChanges() {
 }
 
 char SessionImpl::TransactionStatus() {
-  if (!in_block_) return 'I';
+  if (!in_block_)
+    return 'I';
   return failed_ ? 'E' : 'T';
 }
 
@@ -138,7 +141,8 @@ docstore::Status SessionImpl::EnsureStorageTransaction() {
   if ((in_block_ || implicit_ || single_statement_) &&
       !storage_->in_transaction()) {
     docstore::Status s = ApplyDurability();
-    if (s.ok()) s = storage_->Begin();
+    if (s.ok())
+      s = storage_->Begin();
     if (s.ok()) {
       txn_wrote_ = false;
       snapshot_statement_ = statement_seq_;
@@ -163,8 +167,10 @@ void SessionImpl::RefreshReadSnapshot() {
     return;
   }
   std::string isolation = settings_.Get("transaction_isolation");
-  if (isolation != "read committed" && isolation != "read uncommitted") return;
-  if (storage_->Commit().ok()) snapshot_statement_ = -1;
+  if (isolation != "read committed" && isolation != "read uncommitted")
+    return;
+  if (storage_->Commit().ok())
+    snapshot_statement_ = -1;
 }
 
 // Commits the storage transaction. Every commit is durable: a
@@ -176,9 +182,11 @@ docstore::Status SessionImpl::CommitStorage() { return storage_->Commit(); }
 docstore::Status SessionImpl::ApplyDurability() {
   // synchronous_commit off: commits return before their fsync.
   bool full = settings_.Get("synchronous_commit") != "off";
-  if (durable_commits_ == static_cast<int>(full)) return docstore::Status::OK();
+  if (durable_commits_ == static_cast<int>(full))
+    return docstore::Status::OK();
   docstore::Status s = storage_->SetDurableCommits(full);
-  if (s.ok()) durable_commits_ = full;
+  if (s.ok())
+    durable_commits_ = full;
   return s;
 }
 
@@ -189,13 +197,15 @@ void SessionImpl::DropTransactionCursors() {
 }
 
 void SessionImpl::EndImplicit(bool commit) {
-  if (!implicit_) return;
+  if (!implicit_)
+    return;
   implicit_ = false;
   DropTransactionCursors();
   if (commit && (!storage_->in_transaction() || CommitStorage().ok())) {
     settings_.OnCommit();
   } else {
-    if (storage_->in_transaction()) storage_->Rollback();
+    if (storage_->in_transaction())
+      storage_->Rollback();
     settings_.OnRollback();
   }
 }
@@ -208,30 +218,36 @@ void SessionImpl::OnStatementError() {
   }
 }
 
-void SessionImpl::Notice(ResultSink* sink, const char* severity,
-                         const char* sqlstate, std::string message) {
-  if (suppress_notices_) return;
-  static const char* kLevels[] = {"debug5", "debug4",  "debug3",
+void SessionImpl::Notice(ResultSink *sink, const char *severity,
+                         const char *sqlstate, std::string message) {
+  if (suppress_notices_)
+    return;
+  static const char *kLevels[] = {"debug5", "debug4",  "debug3",
                                   "debug2", "debug1",  "log",
                                   "notice", "warning", "error"};
   auto rank = [&](std::string level) {
-    for (char& c : level) c = static_cast<char>(std::tolower(c));
-    if (level == "debug") level = "debug2";
+    for (char &c : level)
+      c = static_cast<char>(std::tolower(c));
+    if (level == "debug")
+      level = "debug2";
     for (int i = 0; i < 9; i++)
-      if (level == kLevels[i]) return i;
+      if (level == kLevels[i])
+        return i;
     return 6;
   };
-  if (rank(severity) < rank(settings_.Get("client_min_messages"))) return;
+  if (rank(severity) < rank(settings_.Get("client_min_messages")))
+    return;
   PgError n;
   n.severity = severity;
   n.sqlstate = sqlstate;
   n.message = std::move(message);
-  if (sink) sink->Notice(n);
+  if (sink)
+    sink->Notice(n);
 }
 
 bool SessionImpl::ParseCached(std::string_view text,
-                              std::shared_ptr<sql::ParseTree>* tree,
-                              PgError* error) {
+                              std::shared_ptr<sql::ParseTree> *tree,
+                              PgError *error) {
   std::string key(text);
   auto it = parse_cache_.find(key);
   if (it != parse_cache_.end()) {
@@ -248,7 +264,8 @@ bool SessionImpl::ParseCached(std::string_view text,
   *tree = std::shared_ptr<sql::ParseTree>(std::move(parsed));
   // Small and bounded: long scripts (dumps) are not worth keeping.
   if (text.size() <= 4096) {
-    if (parse_cache_.size() >= 64) parse_cache_.clear();
+    if (parse_cache_.size() >= 64)
+      parse_cache_.clear();
     parse_cache_.emplace(std::move(key), *tree);
   }
   return true;
@@ -257,8 +274,8 @@ bool SessionImpl::ParseCached(std::string_view text,
 // ---- simple query -------------------------------------------------------
 
 void SessionImpl::SimpleQuery(
-    std::string_view text, ResultSink* sink,
-    const std::function<void(const ExecuteResult&)>& on_statement_done) {
+    std::string_view text, ResultSink *sink,
+    const std::function<void(const ExecuteResult &)> &on_statement_done) {
   statement_start_ = NowMicros();
   cancel_ = false;
   std::shared_ptr<sql::ParseTree> tree;
@@ -309,7 +326,8 @@ void SessionImpl::SimpleQuery(
         if (storage_->in_transaction() && !in_block_ && !implicit_) {
           if (r.ok) {
             docstore::Status c = CommitStorage();
-            if (!c.ok()) r = Fail(TableError(c));
+            if (!c.ok())
+              r = Fail(TableError(c));
           } else {
             storage_->Rollback();
           }
@@ -322,18 +340,20 @@ void SessionImpl::SimpleQuery(
       break;
     }
   }
-  if (implicit_) EndImplicit(/*commit=*/true);
+  if (implicit_)
+    EndImplicit(/*commit=*/true);
 }
 
 // ---- extended query -----------------------------------------------------
 
 bool SessionImpl::Parse(std::string_view text,
-                        const std::vector<uint32_t>& param_types,
-                        std::unique_ptr<PreparedStatement>* statement,
-                        PgError* error) {
+                        const std::vector<uint32_t> &param_types,
+                        std::unique_ptr<PreparedStatement> *statement,
+                        PgError *error) {
   statement_start_ = NowMicros();
   std::shared_ptr<sql::ParseTree> parsed;
-  if (!ParseCached(text, &parsed, error)) return false;
+  if (!ParseCached(text, &parsed, error))
+    return false;
   // In a failed block only ROLLBACK, COMMIT and ROLLBACK TO may be prepared
   // (as PostgreSQL's exec_parse_message).
   if (failed_ &&
@@ -351,20 +371,22 @@ bool SessionImpl::Parse(std::string_view text,
   auto plan = std::make_shared<Plan>();
   plan->text = std::string(text);
   plan->param_types = param_types;
-  if (parsed->size() == 1) plan->node = parsed->statement(0).stmt;
+  if (parsed->size() == 1)
+    plan->node = parsed->statement(0).stmt;
   plan->tree = std::move(parsed);
-  if (!Analyze(plan, error)) return false;
+  if (!Analyze(plan, error))
+    return false;
   *statement = std::make_unique<PreparedStatementImpl>(plan);
   return true;
 }
 
-bool SessionImpl::Bind(const PreparedStatement& statement,
-                       const std::vector<Datum>& params,
-                       const std::vector<Format>& param_formats,
-                       const std::vector<Format>& result_formats,
-                       std::unique_ptr<Portal>* portal, PgError* error) {
-  const auto& stmt = static_cast<const PreparedStatementImpl&>(statement);
-  const Plan& plan = *stmt.plan();
+bool SessionImpl::Bind(const PreparedStatement &statement,
+                       const std::vector<Datum> &params,
+                       const std::vector<Format> &param_formats,
+                       const std::vector<Format> &result_formats,
+                       std::unique_ptr<Portal> *portal, PgError *error) {
+  const auto &stmt = static_cast<const PreparedStatementImpl &>(statement);
+  const Plan &plan = *stmt.plan();
   if (failed_ && (!plan.node || !IsTransactionExit(plan.node))) {
     *error = Err("25P02",
                  "current transaction is aborted, commands ignored until end "
@@ -427,9 +449,9 @@ bool SessionImpl::Bind(const PreparedStatement& statement,
   return true;
 }
 
-ExecuteResult SessionImpl::Execute(Portal* portal, int64_t max_rows,
-                                   ResultSink* sink) {
-  auto* p = static_cast<PortalImpl*>(portal);
+ExecuteResult SessionImpl::Execute(Portal *portal, int64_t max_rows,
+                                   ResultSink *sink) {
+  auto *p = static_cast<PortalImpl *>(portal);
   if (failed_ && (!p->plan->node || !IsTransactionExit(p->plan->node))) {
     return Fail(Err("25P02",
                     "current transaction is aborted, commands ignored until "
@@ -440,16 +462,19 @@ ExecuteResult SessionImpl::Execute(Portal* portal, int64_t max_rows,
     BeginImplicit();
   cancel_ = false;
   ExecuteResult r = Run(p, max_rows, sink, /*simple=*/false);
-  if (!r.ok) OnStatementError();
+  if (!r.ok)
+    OnStatementError();
   return r;
 }
 
 void SessionImpl::Sync() {
-  if (implicit_) EndImplicit(/*commit=*/true);
+  if (implicit_)
+    EndImplicit(/*commit=*/true);
 }
 
 void SessionImpl::Cancel() {
-  if (!running_) return;
+  if (!running_)
+    return;
   cancel_ = true;
   { std::lock_guard<std::mutex> lock(sleep_mu_); }
   sleep_cv_.notify_all();
@@ -458,7 +483,8 @@ void SessionImpl::Cancel() {
 
 void SessionImpl::Terminate() {
   if (in_block_ || implicit_) {
-    if (storage_->in_transaction()) storage_->Rollback();
+    if (storage_->in_transaction())
+      storage_->Rollback();
     in_block_ = implicit_ = failed_ = false;
     settings_.OnRollback();
   }
@@ -466,8 +492,8 @@ void SessionImpl::Terminate() {
 
 // ---- hooks --------------------------------------------------------------
 
-bool SessionImpl::GetSetting(const std::string& name, bool missing_ok,
-                             Value* value, PgError* error) {
+bool SessionImpl::GetSetting(const std::string &name, bool missing_ok,
+                             Value *value, PgError *error) {
   std::string v;
   if (!settings_.Show(name, &v, error)) {
     if (missing_ok) {
@@ -480,19 +506,21 @@ bool SessionImpl::GetSetting(const std::string& name, bool missing_ok,
   return true;
 }
 
-bool SessionImpl::SetSetting(const std::string& name, const Value& value,
-                             bool is_local, std::string* result,
-                             PgError* error) {
+bool SessionImpl::SetSetting(const std::string &name, const Value &value,
+                             bool is_local, std::string *result,
+                             PgError *error) {
   if (is_local && !in_block_ && !implicit_) {
     // As PostgreSQL: a transaction-local setting outside a transaction has
     // no lasting effect.
     std::string current;
-    if (!settings_.Show(name, &current, error)) return false;
+    if (!settings_.Show(name, &current, error))
+      return false;
     *result = value.value_or(current);
     return true;
   }
   if (!value) {
-    if (!settings_.Reset(name, error)) return false;
+    if (!settings_.Reset(name, error))
+      return false;
   } else if (!settings_.Set(name, *value, is_local, error)) {
     return false;
   }
@@ -502,7 +530,7 @@ bool SessionImpl::SetSetting(const std::string& name, const Value& value,
 // statement_timeout in milliseconds (0: none), from its SHOW form ("90s").
 int64_t SessionImpl::StatementTimeoutMs() {
   std::string v = settings_.Get("statement_timeout");
-  char* end = nullptr;
+  char *end = nullptr;
   double n = std::strtod(v.c_str(), &end);
   std::string unit = end ? end : "";
   if (unit == "s")
@@ -516,7 +544,7 @@ int64_t SessionImpl::StatementTimeoutMs() {
   return static_cast<int64_t>(n);
 }
 
-bool SessionImpl::Sleep(double seconds, PgError* error) {
+bool SessionImpl::Sleep(double seconds, PgError *error) {
   std::unique_lock<std::mutex> lock(sleep_mu_);
   auto now = std::chrono::steady_clock::now();
   auto until = now + std::chrono::microseconds(
@@ -549,34 +577,34 @@ bool SessionImpl::Sleep(double seconds, PgError* error) {
 // Statements that write take the storage write lock when their
 // transaction begins: a read snapshot taken first could be outdated by
 // another session's commit before the write, and could then never write.
-static bool WritesStorage(const PgQuery__Node* node) {
+static bool WritesStorage(const PgQuery__Node *node) {
   switch (node->node_case) {
-    case PG_QUERY__NODE__NODE_INSERT_STMT:
-    case PG_QUERY__NODE__NODE_UPDATE_STMT:
-    case PG_QUERY__NODE__NODE_DELETE_STMT:
-    case PG_QUERY__NODE__NODE_CREATE_STMT:
-    case PG_QUERY__NODE__NODE_DROP_STMT:
-    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
-    case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
-    case PG_QUERY__NODE__NODE_INDEX_STMT:
-    case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
-    case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
-    case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
-    case PG_QUERY__NODE__NODE_VIEW_STMT:
-    case PG_QUERY__NODE__NODE_COMMENT_STMT:
-    case PG_QUERY__NODE__NODE_RENAME_STMT:
-      return true;
-    case PG_QUERY__NODE__NODE_COPY_STMT:
-      return node->copy_stmt->is_from;
-    default:
-      return false;
+  case PG_QUERY__NODE__NODE_INSERT_STMT:
+  case PG_QUERY__NODE__NODE_UPDATE_STMT:
+  case PG_QUERY__NODE__NODE_DELETE_STMT:
+  case PG_QUERY__NODE__NODE_CREATE_STMT:
+  case PG_QUERY__NODE__NODE_DROP_STMT:
+  case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
+  case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
+  case PG_QUERY__NODE__NODE_INDEX_STMT:
+  case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
+  case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+  case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+  case PG_QUERY__NODE__NODE_VIEW_STMT:
+  case PG_QUERY__NODE__NODE_COMMENT_STMT:
+  case PG_QUERY__NODE__NODE_RENAME_STMT:
+    return true;
+  case PG_QUERY__NODE__NODE_COPY_STMT:
+    return node->copy_stmt->is_from;
+  default:
+    return false;
   }
 }
 
 // A query that may call nextval/setval (or run a document command) writes
 // counters: its transaction takes the write lock from the start too. A
 // look at the text is enough (a false match only takes the lock early).
-static bool CallsWritingFunction(const std::string& text) {
+static bool CallsWritingFunction(const std::string &text) {
   auto contains = [&](std::string_view word) {
     return std::search(text.begin(), text.end(), word.begin(), word.end(),
                        [](char a, char b) {
@@ -587,132 +615,139 @@ static bool CallsWritingFunction(const std::string& text) {
   return contains("nextval") || contains("setval") || contains("kova.command");
 }
 
-bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
-  if (!plan->node) return true;  // empty query
-  const PgQuery__Node* node = plan->node;
+bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError *error) {
+  if (!plan->node)
+    return true; // empty query
+  const PgQuery__Node *node = plan->node;
   plan->writes = WritesStorage(node) || CallsWritingFunction(plan->text);
   statement_writes_ = plan->writes;
   switch (node->node_case) {
-    case PG_QUERY__NODE__NODE_SELECT_STMT:
-      if (IsTableStatement(node)) return AnalyzeTableSelect(plan.get(), error);
-      return AnalyzeSelect(plan.get(), error);
-    case PG_QUERY__NODE__NODE_INSERT_STMT:
-      return AnalyzeInsert(plan.get(), error);
-    case PG_QUERY__NODE__NODE_UPDATE_STMT:
-      return AnalyzeUpdate(plan.get(), error);
-    case PG_QUERY__NODE__NODE_DELETE_STMT:
-      return AnalyzeDelete(plan.get(), error);
-    case PG_QUERY__NODE__NODE_PREPARE_STMT:
-      return AnalyzePrepare(plan.get(), error);
-    case PG_QUERY__NODE__NODE_EXECUTE_STMT:
-      return AnalyzeExecute(plan.get(), error);
-    case PG_QUERY__NODE__NODE_VACUUM_STMT:
-    case PG_QUERY__NODE__NODE_CREATE_STMT:
-    case PG_QUERY__NODE__NODE_DROP_STMT:
-    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
-    case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
-    case PG_QUERY__NODE__NODE_INDEX_STMT:
-    case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
-    case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
-    case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
-    case PG_QUERY__NODE__NODE_VIEW_STMT:
-    case PG_QUERY__NODE__NODE_COMMENT_STMT:
-      return true;
-    case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: {
-      std::string name = node->variable_show_stmt->name;
-      if (name == "all") {
-        plan->columns = {{"name"}, {"setting"}, {"description"}};
-      } else {
-        std::string value;
-        if (name == "transaction isolation level")
-          name = "transaction_isolation";
-        if (name == "timezone") name = "TimeZone";
-        if (!settings_.Show(name, &value, error)) return false;
-        std::string canonical = settings_.CanonicalName(name);
-        plan->columns = {{canonical.empty() ? name : canonical}};
-      }
-      for (auto& c : plan->columns) {
-        c.type_oid = oid::kText;
-        c.type_size = -1;
-      }
-      return true;
-    }
-    case PG_QUERY__NODE__NODE_COPY_STMT: {
-      // COPY checks its relation and options when it runs (copy.cc).
-      return true;
-    }
-    case PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT: {
-      const PgQuery__DeclareCursorStmt* d = node->declare_cursor_stmt;
-      auto inner = std::make_shared<Plan>();
-      inner->tree = plan->tree;
-      inner->node = d->query;
-      inner->param_types = plan->param_types;
-      inner->simple = plan->simple;
-      if (d->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
-        *error = Err("0A000",
-                     "DECLARE CURSOR for this statement is not "
-                     "supported yet");
+  case PG_QUERY__NODE__NODE_SELECT_STMT:
+    if (node->select_stmt->into_clause)
+      return AnalyzeCreateTableAs(plan.get(), error);
+    if (IsTableStatement(node))
+      return AnalyzeTableSelect(plan.get(), error);
+    return AnalyzeSelect(plan.get(), error);
+  case PG_QUERY__NODE__NODE_INSERT_STMT:
+    return AnalyzeInsert(plan.get(), error);
+  case PG_QUERY__NODE__NODE_UPDATE_STMT:
+    return AnalyzeUpdate(plan.get(), error);
+  case PG_QUERY__NODE__NODE_DELETE_STMT:
+    return AnalyzeDelete(plan.get(), error);
+  case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
+    return AnalyzeCreateTableAs(plan.get(), error);
+  case PG_QUERY__NODE__NODE_PREPARE_STMT:
+    return AnalyzePrepare(plan.get(), error);
+  case PG_QUERY__NODE__NODE_EXECUTE_STMT:
+    return AnalyzeExecute(plan.get(), error);
+  case PG_QUERY__NODE__NODE_VACUUM_STMT:
+  case PG_QUERY__NODE__NODE_CREATE_STMT:
+  case PG_QUERY__NODE__NODE_DROP_STMT:
+  case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
+  case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
+  case PG_QUERY__NODE__NODE_INDEX_STMT:
+  case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
+  case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+  case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+  case PG_QUERY__NODE__NODE_VIEW_STMT:
+  case PG_QUERY__NODE__NODE_COMMENT_STMT:
+    return true;
+  case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: {
+    std::string name = node->variable_show_stmt->name;
+    if (name == "all") {
+      plan->columns = {{"name"}, {"setting"}, {"description"}};
+    } else {
+      std::string value;
+      if (name == "transaction isolation level")
+        name = "transaction_isolation";
+      if (name == "timezone")
+        name = "TimeZone";
+      if (!settings_.Show(name, &value, error))
         return false;
-      }
-      if (IsTableStatement(d->query)) {
-        if (!AnalyzeTableSelect(inner.get(), error)) return false;
-      } else if (!AnalyzeSelect(inner.get(), error)) {
-        return false;
-      }
-      plan->param_types = inner->param_types;
-      plan->cursor_query = inner;
-      return true;
+      std::string canonical = settings_.CanonicalName(name);
+      plan->columns = {{canonical.empty() ? name : canonical}};
     }
-    case PG_QUERY__NODE__NODE_FETCH_STMT: {
-      const PgQuery__FetchStmt* f = node->fetch_stmt;
-      auto it = cursors_.find(f->portalname);
-      if (it == cursors_.end()) {
-        *error = Err("34000", "cursor \"" + std::string(f->portalname) +
-                                  "\" does not exist");
-        return false;
-      }
-      if (f->direction != PG_QUERY__FETCH_DIRECTION__FETCH_FORWARD) {
-        *error = Err("0A000",
-                     "only FETCH/MOVE FORWARD is supported yet "
-                     "(cursors cannot scroll)");
-        return false;
-      }
-      if (!f->ismove) plan->columns = it->second.plan->columns;
-      return true;
+    for (auto &c : plan->columns) {
+      c.type_oid = oid::kText;
+      c.type_size = -1;
     }
-    case PG_QUERY__NODE__NODE_RENAME_STMT:
-      return true;
-    case PG_QUERY__NODE__NODE_CLOSE_PORTAL_STMT:
-    case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
-    case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
-    case PG_QUERY__NODE__NODE_DISCARD_STMT:
-    case PG_QUERY__NODE__NODE_DEALLOCATE_STMT:
-    case PG_QUERY__NODE__NODE_CREATEDB_STMT:
-    case PG_QUERY__NODE__NODE_DROPDB_STMT:
-    case PG_QUERY__NODE__NODE_CREATE_ROLE_STMT:
-    case PG_QUERY__NODE__NODE_ALTER_ROLE_STMT:
-    case PG_QUERY__NODE__NODE_DROP_ROLE_STMT:
-      return true;
-    default:
-      // Refused at Parse, as PostgreSQL refuses what it cannot analyse.
-      *error = Err("0A000",
-                   std::string(StatementName(node)) + " is not supported yet");
+    return true;
+  }
+  case PG_QUERY__NODE__NODE_COPY_STMT: {
+    // COPY checks its relation and options when it runs (copy.cc).
+    return true;
+  }
+  case PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT: {
+    const PgQuery__DeclareCursorStmt *d = node->declare_cursor_stmt;
+    auto inner = std::make_shared<Plan>();
+    inner->tree = plan->tree;
+    inner->node = d->query;
+    inner->param_types = plan->param_types;
+    inner->simple = plan->simple;
+    if (d->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
+      *error = Err("0A000", "DECLARE CURSOR for this statement is not "
+                            "supported yet");
       return false;
+    }
+    if (IsTableStatement(d->query)) {
+      if (!AnalyzeTableSelect(inner.get(), error))
+        return false;
+    } else if (!AnalyzeSelect(inner.get(), error)) {
+      return false;
+    }
+    plan->param_types = inner->param_types;
+    plan->cursor_query = inner;
+    return true;
+  }
+  case PG_QUERY__NODE__NODE_FETCH_STMT: {
+    const PgQuery__FetchStmt *f = node->fetch_stmt;
+    auto it = cursors_.find(f->portalname);
+    if (it == cursors_.end()) {
+      *error = Err("34000", "cursor \"" + std::string(f->portalname) +
+                                "\" does not exist");
+      return false;
+    }
+    if (f->direction != PG_QUERY__FETCH_DIRECTION__FETCH_FORWARD) {
+      *error = Err("0A000", "only FETCH/MOVE FORWARD is supported yet "
+                            "(cursors cannot scroll)");
+      return false;
+    }
+    if (!f->ismove)
+      plan->columns = it->second.plan->columns;
+    return true;
+  }
+  case PG_QUERY__NODE__NODE_RENAME_STMT:
+    return true;
+  case PG_QUERY__NODE__NODE_CLOSE_PORTAL_STMT:
+  case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
+  case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
+  case PG_QUERY__NODE__NODE_DISCARD_STMT:
+  case PG_QUERY__NODE__NODE_DEALLOCATE_STMT:
+  case PG_QUERY__NODE__NODE_CREATEDB_STMT:
+  case PG_QUERY__NODE__NODE_DROPDB_STMT:
+  case PG_QUERY__NODE__NODE_CREATE_ROLE_STMT:
+  case PG_QUERY__NODE__NODE_ALTER_ROLE_STMT:
+  case PG_QUERY__NODE__NODE_DROP_ROLE_STMT:
+    return true;
+  default:
+    // Refused at Parse, as PostgreSQL refuses what it cannot analyse.
+    *error = Err("0A000",
+                 std::string(StatementName(node)) + " is not supported yet");
+    return false;
   }
 }
 
-bool SessionImpl::AnalyzeValues(Plan* plan, PgError* error) {
-  const PgQuery__SelectStmt* s = plan->node->select_stmt;
+bool SessionImpl::AnalyzeValues(Plan *plan, PgError *error) {
+  const PgQuery__SelectStmt *s = plan->node->select_stmt;
   if (s->n_sort_clause > 0 || s->limit_count || s->limit_offset) {
-    *error = Err("0A000",
-                 "ORDER BY, LIMIT and OFFSET on VALUES are not "
-                 "supported yet");
+    *error = Err("0A000", "ORDER BY, LIMIT and OFFSET on VALUES are not "
+                          "supported yet");
     return false;
   }
   Analyzer analyzer(this, plan->simple ? nullptr : &plan->param_types);
   size_t ncols = 0;
   for (size_t r = 0; r < s->n_values_lists; r++) {
-    const PgQuery__List* list = s->values_lists[r]->list;
+    const PgQuery__List *list = s->values_lists[r]->list;
     if (r == 0) {
       ncols = list->n_items;
     } else if (list->n_items != ncols) {
@@ -722,7 +757,8 @@ bool SessionImpl::AnalyzeValues(Plan* plan, PgError* error) {
     std::vector<std::shared_ptr<Expr>> row;
     for (size_t c = 0; c < list->n_items; c++) {
       std::unique_ptr<Expr> e;
-      if (!analyzer.Analyze(list->items[c], &e, error)) return false;
+      if (!analyzer.Analyze(list->items[c], &e, error))
+        return false;
       row.push_back(std::shared_ptr<Expr>(std::move(e)));
     }
     plan->values.push_back(std::move(row));
@@ -730,9 +766,10 @@ bool SessionImpl::AnalyzeValues(Plan* plan, PgError* error) {
   // Each column's type: the common type of its values (unknown -> text).
   for (size_t c = 0; c < ncols; c++) {
     uint32_t common = oid::kUnknown;
-    for (auto& row : plan->values) {
+    for (auto &row : plan->values) {
       uint32_t t = row[c]->type;
-      if (t == oid::kUnknown || t == common) continue;
+      if (t == oid::kUnknown || t == common)
+        continue;
       if (common == oid::kUnknown) {
         common = t;
       } else if (types::LookupType(t) && types::LookupType(common) &&
@@ -742,21 +779,22 @@ bool SessionImpl::AnalyzeValues(Plan* plan, PgError* error) {
         // preferred-type resolution for the numeric category.
         auto rank = [](uint32_t x) {
           switch (x) {
-            case oid::kInt2:
-              return 0;
-            case oid::kInt4:
-              return 1;
-            case oid::kInt8:
-              return 2;
-            case oid::kNumeric:
-              return 3;
-            case oid::kFloat4:
-              return 4;
-            default:
-              return 5;
+          case oid::kInt2:
+            return 0;
+          case oid::kInt4:
+            return 1;
+          case oid::kInt8:
+            return 2;
+          case oid::kNumeric:
+            return 3;
+          case oid::kFloat4:
+            return 4;
+          default:
+            return 5;
           }
         };
-        if (rank(t) > rank(common)) common = t;
+        if (rank(t) > rank(common))
+          common = t;
       } else {
         *error =
             Err("42804",
@@ -766,10 +804,12 @@ bool SessionImpl::AnalyzeValues(Plan* plan, PgError* error) {
         return false;
       }
     }
-    if (common == oid::kUnknown) common = oid::kText;
-    for (auto& row : plan->values) {
+    if (common == oid::kUnknown)
+      common = oid::kText;
+    for (auto &row : plan->values) {
       std::unique_ptr<Expr> e(new Expr(std::move(*row[c])));
-      if (!analyzer.Coerce(&e, common, -1, error)) return false;
+      if (!analyzer.Coerce(&e, common, -1, error))
+        return false;
       if (e->type != common) {
         auto cast = std::make_unique<Expr>();
         cast->kind = Expr::Kind::kCast;
@@ -783,22 +823,24 @@ bool SessionImpl::AnalyzeValues(Plan* plan, PgError* error) {
     ColumnDesc col;
     col.name = "column" + std::to_string(c + 1);
     col.type_oid = common;
-    const types::TypeInfo* info = types::LookupType(common);
+    const types::TypeInfo *info = types::LookupType(common);
     col.type_size = info ? info->length : -1;
     plan->columns.push_back(col);
   }
-  if (!analyzer.CheckParams(error)) return false;
+  if (!analyzer.CheckParams(error))
+    return false;
   plan->is_select = true;
   return true;
 }
 
-bool SessionImpl::AnalyzeSelect(Plan* plan, PgError* error) {
-  const PgQuery__SelectStmt* s = plan->node->select_stmt;
+bool SessionImpl::AnalyzeSelect(Plan *plan, PgError *error) {
+  const PgQuery__SelectStmt *s = plan->node->select_stmt;
   if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE) {
     *error = Err("0A000", "UNION, INTERSECT and EXCEPT are not supported yet");
     return false;
   }
-  if (s->n_values_lists > 0) return AnalyzeValues(plan, error);
+  if (s->n_values_lists > 0)
+    return AnalyzeValues(plan, error);
   if (s->into_clause) {
     *error = Err("0A000", "SELECT INTO is not supported yet");
     return false;
@@ -808,9 +850,9 @@ bool SessionImpl::AnalyzeSelect(Plan* plan, PgError* error) {
     return false;
   }
   if (s->n_from_clause > 0) {
-    const PgQuery__Node* from = s->from_clause[0];
+    const PgQuery__Node *from = s->from_clause[0];
     if (from->node_case == PG_QUERY__NODE__NODE_RANGE_VAR) {
-      const PgQuery__RangeVar* rv = from->range_var;
+      const PgQuery__RangeVar *rv = from->range_var;
       std::string name = rv->schemaname && *rv->schemaname
                              ? std::string(rv->schemaname) + "." + rv->relname
                              : rv->relname;
@@ -827,10 +869,10 @@ bool SessionImpl::AnalyzeSelect(Plan* plan, PgError* error) {
   }
   Analyzer analyzer(this, plan->simple ? nullptr : &plan->param_types);
   for (size_t i = 0; i < s->n_target_list; i++) {
-    const PgQuery__ResTarget* t = s->target_list[i]->res_target;
-    const PgQuery__Node* val = t->val;
+    const PgQuery__ResTarget *t = s->target_list[i]->res_target;
+    const PgQuery__Node *val = t->val;
     if (val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF) {
-      const PgQuery__ColumnRef* c = val->column_ref;
+      const PgQuery__ColumnRef *c = val->column_ref;
       if (c->n_fields > 0 && c->fields[c->n_fields - 1]->node_case ==
                                  PG_QUERY__NODE__NODE_A_STAR) {
         *error = Err("42601", "SELECT * with no tables specified is not valid",
@@ -839,13 +881,15 @@ bool SessionImpl::AnalyzeSelect(Plan* plan, PgError* error) {
       }
     }
     std::unique_ptr<Expr> expr;
-    if (!analyzer.Analyze(val, &expr, error)) return false;
+    if (!analyzer.Analyze(val, &expr, error))
+      return false;
     // Unknown literals and parameters in the output list resolve to text.
-    if (!analyzer.Coerce(&expr, oid::kText, -1, error)) return false;
+    if (!analyzer.Coerce(&expr, oid::kText, -1, error))
+      return false;
     ColumnDesc col;
     col.name = t->name && *t->name ? t->name : Analyzer::ColumnName(val);
     col.type_oid = expr->type;
-    const types::TypeInfo* info = types::LookupType(expr->type);
+    const types::TypeInfo *info = types::LookupType(expr->type);
     col.type_size = info ? info->length : -1;
     col.type_modifier = expr->typmod;
     plan->columns.push_back(col);
@@ -853,8 +897,10 @@ bool SessionImpl::AnalyzeSelect(Plan* plan, PgError* error) {
   }
   if (s->where_clause) {
     std::unique_ptr<Expr> where;
-    if (!analyzer.Analyze(s->where_clause, &where, error)) return false;
-    if (!analyzer.Coerce(&where, oid::kBool, -1, error)) return false;
+    if (!analyzer.Analyze(s->where_clause, &where, error))
+      return false;
+    if (!analyzer.Coerce(&where, oid::kBool, -1, error))
+      return false;
     if (where->type != oid::kBool) {
       *error = Err("42804",
                    "argument of WHERE must be type boolean, not type " +
@@ -868,17 +914,18 @@ bool SessionImpl::AnalyzeSelect(Plan* plan, PgError* error) {
     *error = Err("0A000", "LIMIT and OFFSET are not supported yet");
     return false;
   }
-  if (!analyzer.CheckParams(error)) return false;
+  if (!analyzer.CheckParams(error))
+    return false;
   plan->is_select = true;
   return true;
 }
 
 // ---- execution ----------------------------------------------------------
 
-bool SessionImpl::EncodeRow(const std::vector<Value>& values,
-                            const std::vector<ColumnDesc>& columns,
-                            const std::vector<Format>& formats,
-                            std::vector<Datum>* out, PgError* error) {
+bool SessionImpl::EncodeRow(const std::vector<Value> &values,
+                            const std::vector<ColumnDesc> &columns,
+                            const std::vector<Format> &formats,
+                            std::vector<Datum> *out, PgError *error) {
   out->clear();
   for (size_t i = 0; i < columns.size(); i++) {
     if (!values[i]) {
@@ -898,19 +945,19 @@ bool SessionImpl::EncodeRow(const std::vector<Value>& values,
   return true;
 }
 
-bool SessionImpl::ComputeSelectRows(PortalImpl* portal, PgError* error) {
-  const Plan& plan = *portal->plan;
-  const PgQuery__Node* node = plan.node;
+bool SessionImpl::ComputeSelectRows(PortalImpl *portal, PgError *error) {
+  const Plan &plan = *portal->plan;
+  const PgQuery__Node *node = plan.node;
   std::vector<std::vector<Value>> rows;
   if (node->node_case == PG_QUERY__NODE__NODE_FETCH_STMT) {
-    const PgQuery__FetchStmt* f = node->fetch_stmt;
+    const PgQuery__FetchStmt *f = node->fetch_stmt;
     auto it = cursors_.find(f->portalname);
     if (it == cursors_.end()) {
       *error = Err("34000", "cursor \"" + std::string(f->portalname) +
                                 "\" does not exist");
       return false;
     }
-    Cursor& c = it->second;
+    Cursor &c = it->second;
     // FETCH ALL is how_many = LONG_MAX; FETCH 0 re-fetches the current row,
     // which a forward-only cursor over computed rows cannot do: none.
     size_t want = f->how_many < 0 ? 0 : static_cast<size_t>(f->how_many);
@@ -936,18 +983,20 @@ bool SessionImpl::ComputeSelectRows(PortalImpl* portal, PgError* error) {
   if (node->node_case == PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT) {
     std::string name = node->variable_show_stmt->name;
     if (name == "all") {
-      for (auto& row : settings_.ShowAll())
+      for (auto &row : settings_.ShowAll())
         rows.push_back({row[0], row[1], row[2]});
     } else {
-      if (name == "transaction isolation level") name = "transaction_isolation";
+      if (name == "transaction isolation level")
+        name = "transaction_isolation";
       std::string value;
-      if (!settings_.Show(name, &value, error)) return false;
+      if (!settings_.Show(name, &value, error))
+        return false;
       rows.push_back({value});
     }
   } else if (plan.compiled) {
     return RunCompiledSelect(portal, error);
   } else if (!plan.values.empty()) {
-    for (const auto& exprs : plan.values) {
+    for (const auto &exprs : plan.values) {
       std::vector<Value> row(exprs.size());
       for (size_t i = 0; i < exprs.size(); i++) {
         if (!Evaluate(*exprs[i], portal->params, this, &row[i], error))
@@ -963,15 +1012,16 @@ bool SessionImpl::ComputeSelectRows(PortalImpl* portal, PgError* error) {
         return false;
     }
     bool keep = true;
-    if (plan.targets.size() > ncols) {  // WHERE
+    if (plan.targets.size() > ncols) { // WHERE
       Value cond;
       if (!Evaluate(*plan.targets[ncols], portal->params, this, &cond, error))
         return false;
       keep = cond && *cond == "t";
     }
-    if (keep) rows.push_back(std::move(row));
+    if (keep)
+      rows.push_back(std::move(row));
   }
-  for (const auto& row : rows) {
+  for (const auto &row : rows) {
     std::vector<Datum> encoded;
     if (!EncodeRow(row, plan.columns, portal->formats, &encoded, error))
       return false;
@@ -980,9 +1030,9 @@ bool SessionImpl::ComputeSelectRows(PortalImpl* portal, PgError* error) {
   return true;
 }
 
-ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
-                               ResultSink* sink, bool simple) {
-  const Plan& plan = *portal->plan;
+ExecuteResult SessionImpl::Run(PortalImpl *portal, int64_t max_rows,
+                               ResultSink *sink, bool simple) {
+  const Plan &plan = *portal->plan;
   if (!plan.node) {
     ExecuteResult r;
     r.empty_query = true;
@@ -991,8 +1041,8 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
   statement_writes_ = plan.writes;
   statement_seq_++;
   struct Running {
-    std::atomic<bool>& flag;
-    explicit Running(std::atomic<bool>& f) : flag(f) { flag = true; }
+    std::atomic<bool> &flag;
+    explicit Running(std::atomic<bool> &f) : flag(f) { flag = true; }
     ~Running() { flag = false; }
   } running(running_);
 
@@ -1002,7 +1052,8 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
               plan.node->node_case == PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT;
   if (!rows &&
       plan.node->node_case == PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT) {
-    if (portal->done) return portal->final_result;
+    if (portal->done)
+      return portal->final_result;
     ExecuteResult r = RunDeclare(plan, portal->params);
     portal->done = true;
     portal->final_result = r;
@@ -1010,6 +1061,13 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
   }
   if (plan.node->node_case == PG_QUERY__NODE__NODE_EXECUTE_STMT)
     return RunExecute(portal, max_rows, sink, simple);
+  if (plan.ctas) {
+    if (portal->done)
+      return portal->final_result;
+    portal->done = true;
+    portal->final_result = RunCreateTableAs(portal, sink);
+    return portal->final_result;
+  }
   if (plan.dml) {
     if (!portal->started) {
       PgError error;
@@ -1020,7 +1078,8 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
         return portal->final_result;
       }
     }
-    if (!portal->final_result.ok) return portal->final_result;
+    if (!portal->final_result.ok)
+      return portal->final_result;
     if (simple && !plan.columns.empty())
       sink->RowDescription(plan.columns, portal->formats);
     int64_t sent = 0;
@@ -1036,7 +1095,8 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
     return portal->final_result;
   }
   if (!rows) {
-    if (portal->done) return portal->final_result;
+    if (portal->done)
+      return portal->final_result;
     ExecuteResult r = RunUtility(plan, sink);
     portal->done = true;
     portal->final_result = r;
@@ -1044,10 +1104,12 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
   }
   if (!portal->started) {
     PgError error;
-    if (!ComputeSelectRows(portal, &error)) return Fail(error);
+    if (!ComputeSelectRows(portal, &error))
+      return Fail(error);
     portal->started = true;
   }
-  if (simple) sink->RowDescription(plan.columns, portal->formats);
+  if (simple)
+    sink->RowDescription(plan.columns, portal->formats);
   int64_t sent = 0;
   while (portal->next_row < portal->rows.size()) {
     if (max_rows > 0 && sent >= max_rows) {
@@ -1066,4 +1128,4 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
                             : "SHOW");
 }
 
-}  // namespace kova::planner
+} // namespace kova::planner
