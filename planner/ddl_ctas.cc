@@ -17,10 +17,10 @@ namespace kova::planner {
 // into the statement's parse tree, which the plan keeps alive.
 struct CtasPlan {
   const PgQuery__IntoClause *into = nullptr;
-  PgQuery__SelectStmt query_copy; // SELECT INTO: the query without INTO
+  PgQuery__SelectStmt query_copy;  // SELECT INTO: the query without INTO
   PgQuery__Node query_node;
   const PgQuery__Node *query = nullptr;
-  std::shared_ptr<Plan> source; // the analysed query (its output columns)
+  std::shared_ptr<Plan> source;  // the analysed query (its output columns)
   bool if_not_exists = false;
   bool select_into = false;
 };
@@ -71,8 +71,7 @@ bool SessionImpl::AnalyzeCreateTableAs(Plan *plan, PgError *error) {
   source->param_types = plan->param_types;
   source->simple = plan->simple;
   if (IsTableStatement(ctas->query)) {
-    if (!AnalyzeTableSelect(source.get(), error))
-      return false;
+    if (!AnalyzeTableSelect(source.get(), error)) return false;
   } else if (!AnalyzeSelect(source.get(), error)) {
     return false;
   }
@@ -106,10 +105,8 @@ ExecuteResult SessionImpl::RunCreateTableAs(PortalImpl *portal,
                            : columns[i].name;
     uint32_t type = columns[i].type_oid;
     // An untyped literal becomes text, as PostgreSQL 10+ resolves it.
-    if (type == oid::kUnknown)
-      type = oid::kText;
-    if (i)
-      create += ", ";
+    if (type == oid::kUnknown) type = oid::kText;
+    if (i) create += ", ";
     create += QuoteIdentifier(name) + " " +
               types::FormatTypeName(type, columns[i].type_modifier);
   }
@@ -129,8 +126,7 @@ ExecuteResult SessionImpl::RunCreateTableAs(PortalImpl *portal,
   stmt->relation->location = -1;
   if (ctas.if_not_exists) {
     PgError error;
-    if (!LoadCatalog(&error))
-      return Fail(error);
+    if (!LoadCatalog(&error)) return Fail(error);
     std::string schema =
         rv->schemaname && *rv->schemaname ? rv->schemaname : "public";
     if (catalog_->RelationExists(schema, rv->relname)) {
@@ -143,10 +139,8 @@ ExecuteResult SessionImpl::RunCreateTableAs(PortalImpl *portal,
   ExecuteResult created = RunCreateTable(stmt, sink);
   stmt->n_options = 0;
   stmt->options = nullptr;
-  if (!created.ok)
-    return created;
-  if (into->skip_data)
-    return Tag("CREATE TABLE AS");
+  if (!created.ok) return created;
+  if (into->skip_data) return Tag("CREATE TABLE AS");
 
   // The rows: INSERT INTO rel SELECT ..., analysed against the new catalog.
   PgQuery__InsertStmt insert = PG_QUERY__INSERT_STMT__INIT;
@@ -163,18 +157,15 @@ ExecuteResult SessionImpl::RunCreateTableAs(PortalImpl *portal,
   plan->simple = portal->plan->simple;
   plan->writes = true;
   PgError error;
-  if (!AnalyzeInsert(plan.get(), &error))
-    return Fail(error);
+  if (!AnalyzeInsert(plan.get(), &error)) return Fail(error);
   PortalImpl rows;
   rows.plan = plan;
   rows.params = portal->params;
-  if (!RunDml(&rows, &error))
-    return Fail(error);
-  if (!rows.final_result.ok)
-    return rows.final_result;
+  if (!RunDml(&rows, &error)) return Fail(error);
+  if (!rows.final_result.ok) return rows.final_result;
   // "INSERT 0 n" -> "SELECT n", the tag PostgreSQL gives CREATE TABLE AS.
   const std::string &tag = rows.final_result.command_tag;
   return Tag("SELECT " + tag.substr(tag.rfind(' ') + 1));
 }
 
-} // namespace kova::planner
+}  // namespace kova::planner

@@ -16,37 +16,38 @@ namespace kova::planner {
 namespace {
 
 bool IsTransactionExit(const PgQuery__Node *node) {
-  if (node->node_case != PG_QUERY__NODE__NODE_TRANSACTION_STMT)
-    return false;
+  if (node->node_case != PG_QUERY__NODE__NODE_TRANSACTION_STMT) return false;
   auto kind = node->transaction_stmt->kind;
   return kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT ||
          kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK ||
          kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO;
 }
 
-} // namespace
+}  // namespace
 
 SessionImpl::SessionImpl(Engine *engine,
                          std::unique_ptr<docstore::Session> storage,
                          std::string user, std::string database, bool superuser,
                          std::string server_version, int pid)
-    : engine_(engine), storage_(std::move(storage)), user_(std::move(user)),
-      database_(std::move(database)), superuser_(superuser),
-      server_version_(std::move(server_version)), pid_(pid),
+    : engine_(engine),
+      storage_(std::move(storage)),
+      user_(std::move(user)),
+      database_(std::move(database)),
+      superuser_(superuser),
+      server_version_(std::move(server_version)),
+      pid_(pid),
       settings_(server_version_, user_, superuser) {}
 
 SessionImpl::~SessionImpl() {
   Terminate();
-  for (auto &[sql, stmt] : statement_cache_)
-    sqlite3_finalize(stmt);
+  for (auto &[sql, stmt] : statement_cache_) sqlite3_finalize(stmt);
 }
 
 bool SessionImpl::ApplyStartup(
     const std::vector<std::pair<std::string, std::string>> &startup,
     PgError *error) {
   for (const auto &[key, value] : startup) {
-    if (key == "user" || key == "database")
-      continue;
+    if (key == "user" || key == "database") continue;
     if (key == "replication") {
       *error = Err("0A000", "replication connections are not supported");
       return false;
@@ -63,15 +64,13 @@ bool SessionImpl::ApplyStartup(
         } else if (c == '\\') {
           escape = true;
         } else if (std::isspace(static_cast<unsigned char>(c))) {
-          if (!word.empty())
-            words.push_back(std::move(word));
+          if (!word.empty()) words.push_back(std::move(word));
           word.clear();
         } else {
           word.push_back(c);
         }
       }
-      if (!word.empty())
-        words.push_back(word);
+      if (!word.empty()) words.push_back(word);
       for (size_t i = 0; i < words.size(); i++) {
         std::string setting;
         if (words[i] == "-c" && i + 1 < words.size()) {
@@ -81,9 +80,10 @@ bool SessionImpl::ApplyStartup(
         } else if (words[i].rfind("--", 0) == 0) {
           setting = words[i].substr(2);
         } else {
-          *error = Err("42601", "invalid command-line argument for server "
-                                "process: " +
-                                    words[i]);
+          *error = Err("42601",
+                       "invalid command-line argument for server "
+                       "process: " +
+                           words[i]);
           return false;
         }
         size_t eq = setting.find('=');
@@ -93,17 +93,15 @@ bool SessionImpl::ApplyStartup(
         }
         std::string name = setting.substr(0, eq);
         for (char &c : name)
-          if (c == '-')
-            c = '_';
+          if (c == '-') c = '_';
         if (!settings_.SetStartup(name, setting.substr(eq + 1), error))
           return false;
       }
       continue;
     }
-    if (!settings_.SetStartup(key, value, error))
-      return false;
+    if (!settings_.SetStartup(key, value, error)) return false;
   }
-  settings_.TakeChanges(); // startup values go out with ReportedSettings
+  settings_.TakeChanges();  // startup values go out with ReportedSettings
   return true;
 }
 
@@ -119,8 +117,7 @@ SessionImpl::TakeReportChanges() {
 }
 
 char SessionImpl::TransactionStatus() {
-  if (!in_block_)
-    return 'I';
+  if (!in_block_) return 'I';
   return failed_ ? 'E' : 'T';
 }
 
@@ -141,8 +138,7 @@ docstore::Status SessionImpl::EnsureStorageTransaction() {
   if ((in_block_ || implicit_ || single_statement_) &&
       !storage_->in_transaction()) {
     docstore::Status s = ApplyDurability();
-    if (s.ok())
-      s = storage_->Begin();
+    if (s.ok()) s = storage_->Begin();
     if (s.ok()) {
       txn_wrote_ = false;
       snapshot_statement_ = statement_seq_;
@@ -167,10 +163,8 @@ void SessionImpl::RefreshReadSnapshot() {
     return;
   }
   std::string isolation = settings_.Get("transaction_isolation");
-  if (isolation != "read committed" && isolation != "read uncommitted")
-    return;
-  if (storage_->Commit().ok())
-    snapshot_statement_ = -1;
+  if (isolation != "read committed" && isolation != "read uncommitted") return;
+  if (storage_->Commit().ok()) snapshot_statement_ = -1;
 }
 
 // Commits the storage transaction. Every commit is durable: a
@@ -182,11 +176,9 @@ docstore::Status SessionImpl::CommitStorage() { return storage_->Commit(); }
 docstore::Status SessionImpl::ApplyDurability() {
   // synchronous_commit off: commits return before their fsync.
   bool full = settings_.Get("synchronous_commit") != "off";
-  if (durable_commits_ == static_cast<int>(full))
-    return docstore::Status::OK();
+  if (durable_commits_ == static_cast<int>(full)) return docstore::Status::OK();
   docstore::Status s = storage_->SetDurableCommits(full);
-  if (s.ok())
-    durable_commits_ = full;
+  if (s.ok()) durable_commits_ = full;
   return s;
 }
 
@@ -197,15 +189,13 @@ void SessionImpl::DropTransactionCursors() {
 }
 
 void SessionImpl::EndImplicit(bool commit) {
-  if (!implicit_)
-    return;
+  if (!implicit_) return;
   implicit_ = false;
   DropTransactionCursors();
   if (commit && (!storage_->in_transaction() || CommitStorage().ok())) {
     settings_.OnCommit();
   } else {
-    if (storage_->in_transaction())
-      storage_->Rollback();
+    if (storage_->in_transaction()) storage_->Rollback();
     settings_.OnRollback();
   }
 }
@@ -220,29 +210,23 @@ void SessionImpl::OnStatementError() {
 
 void SessionImpl::Notice(ResultSink *sink, const char *severity,
                          const char *sqlstate, std::string message) {
-  if (suppress_notices_)
-    return;
+  if (suppress_notices_) return;
   static const char *kLevels[] = {"debug5", "debug4",  "debug3",
                                   "debug2", "debug1",  "log",
                                   "notice", "warning", "error"};
   auto rank = [&](std::string level) {
-    for (char &c : level)
-      c = static_cast<char>(std::tolower(c));
-    if (level == "debug")
-      level = "debug2";
+    for (char &c : level) c = static_cast<char>(std::tolower(c));
+    if (level == "debug") level = "debug2";
     for (int i = 0; i < 9; i++)
-      if (level == kLevels[i])
-        return i;
+      if (level == kLevels[i]) return i;
     return 6;
   };
-  if (rank(severity) < rank(settings_.Get("client_min_messages")))
-    return;
+  if (rank(severity) < rank(settings_.Get("client_min_messages"))) return;
   PgError n;
   n.severity = severity;
   n.sqlstate = sqlstate;
   n.message = std::move(message);
-  if (sink)
-    sink->Notice(n);
+  if (sink) sink->Notice(n);
 }
 
 bool SessionImpl::ParseCached(std::string_view text,
@@ -264,8 +248,7 @@ bool SessionImpl::ParseCached(std::string_view text,
   *tree = std::shared_ptr<sql::ParseTree>(std::move(parsed));
   // Small and bounded: long scripts (dumps) are not worth keeping.
   if (text.size() <= 4096) {
-    if (parse_cache_.size() >= 64)
-      parse_cache_.clear();
+    if (parse_cache_.size() >= 64) parse_cache_.clear();
     parse_cache_.emplace(std::move(key), *tree);
   }
   return true;
@@ -326,8 +309,7 @@ void SessionImpl::SimpleQuery(
         if (storage_->in_transaction() && !in_block_ && !implicit_) {
           if (r.ok) {
             docstore::Status c = CommitStorage();
-            if (!c.ok())
-              r = Fail(TableError(c));
+            if (!c.ok()) r = Fail(TableError(c));
           } else {
             storage_->Rollback();
           }
@@ -340,8 +322,7 @@ void SessionImpl::SimpleQuery(
       break;
     }
   }
-  if (implicit_)
-    EndImplicit(/*commit=*/true);
+  if (implicit_) EndImplicit(/*commit=*/true);
 }
 
 // ---- extended query -----------------------------------------------------
@@ -352,8 +333,7 @@ bool SessionImpl::Parse(std::string_view text,
                         PgError *error) {
   statement_start_ = NowMicros();
   std::shared_ptr<sql::ParseTree> parsed;
-  if (!ParseCached(text, &parsed, error))
-    return false;
+  if (!ParseCached(text, &parsed, error)) return false;
   // In a failed block only ROLLBACK, COMMIT and ROLLBACK TO may be prepared
   // (as PostgreSQL's exec_parse_message).
   if (failed_ &&
@@ -371,11 +351,9 @@ bool SessionImpl::Parse(std::string_view text,
   auto plan = std::make_shared<Plan>();
   plan->text = std::string(text);
   plan->param_types = param_types;
-  if (parsed->size() == 1)
-    plan->node = parsed->statement(0).stmt;
+  if (parsed->size() == 1) plan->node = parsed->statement(0).stmt;
   plan->tree = std::move(parsed);
-  if (!Analyze(plan, error))
-    return false;
+  if (!Analyze(plan, error)) return false;
   *statement = std::make_unique<PreparedStatementImpl>(plan);
   return true;
 }
@@ -462,19 +440,16 @@ ExecuteResult SessionImpl::Execute(Portal *portal, int64_t max_rows,
     BeginImplicit();
   cancel_ = false;
   ExecuteResult r = Run(p, max_rows, sink, /*simple=*/false);
-  if (!r.ok)
-    OnStatementError();
+  if (!r.ok) OnStatementError();
   return r;
 }
 
 void SessionImpl::Sync() {
-  if (implicit_)
-    EndImplicit(/*commit=*/true);
+  if (implicit_) EndImplicit(/*commit=*/true);
 }
 
 void SessionImpl::Cancel() {
-  if (!running_)
-    return;
+  if (!running_) return;
   cancel_ = true;
   { std::lock_guard<std::mutex> lock(sleep_mu_); }
   sleep_cv_.notify_all();
@@ -483,8 +458,7 @@ void SessionImpl::Cancel() {
 
 void SessionImpl::Terminate() {
   if (in_block_ || implicit_) {
-    if (storage_->in_transaction())
-      storage_->Rollback();
+    if (storage_->in_transaction()) storage_->Rollback();
     in_block_ = implicit_ = failed_ = false;
     settings_.OnRollback();
   }
@@ -513,14 +487,12 @@ bool SessionImpl::SetSetting(const std::string &name, const Value &value,
     // As PostgreSQL: a transaction-local setting outside a transaction has
     // no lasting effect.
     std::string current;
-    if (!settings_.Show(name, &current, error))
-      return false;
+    if (!settings_.Show(name, &current, error)) return false;
     *result = value.value_or(current);
     return true;
   }
   if (!value) {
-    if (!settings_.Reset(name, error))
-      return false;
+    if (!settings_.Reset(name, error)) return false;
   } else if (!settings_.Set(name, *value, is_local, error)) {
     return false;
   }
@@ -579,25 +551,25 @@ bool SessionImpl::Sleep(double seconds, PgError *error) {
 // another session's commit before the write, and could then never write.
 static bool WritesStorage(const PgQuery__Node *node) {
   switch (node->node_case) {
-  case PG_QUERY__NODE__NODE_INSERT_STMT:
-  case PG_QUERY__NODE__NODE_UPDATE_STMT:
-  case PG_QUERY__NODE__NODE_DELETE_STMT:
-  case PG_QUERY__NODE__NODE_CREATE_STMT:
-  case PG_QUERY__NODE__NODE_DROP_STMT:
-  case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
-  case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
-  case PG_QUERY__NODE__NODE_INDEX_STMT:
-  case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
-  case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
-  case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
-  case PG_QUERY__NODE__NODE_VIEW_STMT:
-  case PG_QUERY__NODE__NODE_COMMENT_STMT:
-  case PG_QUERY__NODE__NODE_RENAME_STMT:
-    return true;
-  case PG_QUERY__NODE__NODE_COPY_STMT:
-    return node->copy_stmt->is_from;
-  default:
-    return false;
+    case PG_QUERY__NODE__NODE_INSERT_STMT:
+    case PG_QUERY__NODE__NODE_UPDATE_STMT:
+    case PG_QUERY__NODE__NODE_DELETE_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_STMT:
+    case PG_QUERY__NODE__NODE_DROP_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
+    case PG_QUERY__NODE__NODE_INDEX_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
+    case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+    case PG_QUERY__NODE__NODE_VIEW_STMT:
+    case PG_QUERY__NODE__NODE_COMMENT_STMT:
+    case PG_QUERY__NODE__NODE_RENAME_STMT:
+      return true;
+    case PG_QUERY__NODE__NODE_COPY_STMT:
+      return node->copy_stmt->is_from;
+    default:
+      return false;
   }
 }
 
@@ -616,132 +588,129 @@ static bool CallsWritingFunction(const std::string &text) {
 }
 
 bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError *error) {
-  if (!plan->node)
-    return true; // empty query
+  if (!plan->node) return true;  // empty query
   const PgQuery__Node *node = plan->node;
   plan->writes = WritesStorage(node) || CallsWritingFunction(plan->text);
   statement_writes_ = plan->writes;
   switch (node->node_case) {
-  case PG_QUERY__NODE__NODE_SELECT_STMT:
-    if (node->select_stmt->into_clause)
+    case PG_QUERY__NODE__NODE_SELECT_STMT:
+      if (node->select_stmt->into_clause)
+        return AnalyzeCreateTableAs(plan.get(), error);
+      if (IsTableStatement(node)) return AnalyzeTableSelect(plan.get(), error);
+      return AnalyzeSelect(plan.get(), error);
+    case PG_QUERY__NODE__NODE_INSERT_STMT:
+      return AnalyzeInsert(plan.get(), error);
+    case PG_QUERY__NODE__NODE_UPDATE_STMT:
+      return AnalyzeUpdate(plan.get(), error);
+    case PG_QUERY__NODE__NODE_DELETE_STMT:
+      return AnalyzeDelete(plan.get(), error);
+    case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
       return AnalyzeCreateTableAs(plan.get(), error);
-    if (IsTableStatement(node))
-      return AnalyzeTableSelect(plan.get(), error);
-    return AnalyzeSelect(plan.get(), error);
-  case PG_QUERY__NODE__NODE_INSERT_STMT:
-    return AnalyzeInsert(plan.get(), error);
-  case PG_QUERY__NODE__NODE_UPDATE_STMT:
-    return AnalyzeUpdate(plan.get(), error);
-  case PG_QUERY__NODE__NODE_DELETE_STMT:
-    return AnalyzeDelete(plan.get(), error);
-  case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
-    return AnalyzeCreateTableAs(plan.get(), error);
-  case PG_QUERY__NODE__NODE_PREPARE_STMT:
-    return AnalyzePrepare(plan.get(), error);
-  case PG_QUERY__NODE__NODE_EXECUTE_STMT:
-    return AnalyzeExecute(plan.get(), error);
-  case PG_QUERY__NODE__NODE_VACUUM_STMT:
-  case PG_QUERY__NODE__NODE_CREATE_STMT:
-  case PG_QUERY__NODE__NODE_DROP_STMT:
-  case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
-  case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
-  case PG_QUERY__NODE__NODE_INDEX_STMT:
-  case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
-  case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
-  case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
-  case PG_QUERY__NODE__NODE_VIEW_STMT:
-  case PG_QUERY__NODE__NODE_COMMENT_STMT:
-    return true;
-  case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: {
-    std::string name = node->variable_show_stmt->name;
-    if (name == "all") {
-      plan->columns = {{"name"}, {"setting"}, {"description"}};
-    } else {
-      std::string value;
-      if (name == "transaction isolation level")
-        name = "transaction_isolation";
-      if (name == "timezone")
-        name = "TimeZone";
-      if (!settings_.Show(name, &value, error))
+    case PG_QUERY__NODE__NODE_PREPARE_STMT:
+      return AnalyzePrepare(plan.get(), error);
+    case PG_QUERY__NODE__NODE_EXECUTE_STMT:
+      return AnalyzeExecute(plan.get(), error);
+    case PG_QUERY__NODE__NODE_VACUUM_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_STMT:
+    case PG_QUERY__NODE__NODE_DROP_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
+    case PG_QUERY__NODE__NODE_INDEX_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
+    case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+    case PG_QUERY__NODE__NODE_VIEW_STMT:
+    case PG_QUERY__NODE__NODE_COMMENT_STMT:
+      return true;
+    case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: {
+      std::string name = node->variable_show_stmt->name;
+      if (name == "all") {
+        plan->columns = {{"name"}, {"setting"}, {"description"}};
+      } else {
+        std::string value;
+        if (name == "transaction isolation level")
+          name = "transaction_isolation";
+        if (name == "timezone") name = "TimeZone";
+        if (!settings_.Show(name, &value, error)) return false;
+        std::string canonical = settings_.CanonicalName(name);
+        plan->columns = {{canonical.empty() ? name : canonical}};
+      }
+      for (auto &c : plan->columns) {
+        c.type_oid = oid::kText;
+        c.type_size = -1;
+      }
+      return true;
+    }
+    case PG_QUERY__NODE__NODE_COPY_STMT: {
+      // COPY checks its relation and options when it runs (copy.cc).
+      return true;
+    }
+    case PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT: {
+      const PgQuery__DeclareCursorStmt *d = node->declare_cursor_stmt;
+      auto inner = std::make_shared<Plan>();
+      inner->tree = plan->tree;
+      inner->node = d->query;
+      inner->param_types = plan->param_types;
+      inner->simple = plan->simple;
+      if (d->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
+        *error = Err("0A000",
+                     "DECLARE CURSOR for this statement is not "
+                     "supported yet");
         return false;
-      std::string canonical = settings_.CanonicalName(name);
-      plan->columns = {{canonical.empty() ? name : canonical}};
-    }
-    for (auto &c : plan->columns) {
-      c.type_oid = oid::kText;
-      c.type_size = -1;
-    }
-    return true;
-  }
-  case PG_QUERY__NODE__NODE_COPY_STMT: {
-    // COPY checks its relation and options when it runs (copy.cc).
-    return true;
-  }
-  case PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT: {
-    const PgQuery__DeclareCursorStmt *d = node->declare_cursor_stmt;
-    auto inner = std::make_shared<Plan>();
-    inner->tree = plan->tree;
-    inner->node = d->query;
-    inner->param_types = plan->param_types;
-    inner->simple = plan->simple;
-    if (d->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
-      *error = Err("0A000", "DECLARE CURSOR for this statement is not "
-                            "supported yet");
-      return false;
-    }
-    if (IsTableStatement(d->query)) {
-      if (!AnalyzeTableSelect(inner.get(), error))
+      }
+      if (IsTableStatement(d->query)) {
+        if (!AnalyzeTableSelect(inner.get(), error)) return false;
+      } else if (!AnalyzeSelect(inner.get(), error)) {
         return false;
-    } else if (!AnalyzeSelect(inner.get(), error)) {
-      return false;
+      }
+      plan->param_types = inner->param_types;
+      plan->cursor_query = inner;
+      return true;
     }
-    plan->param_types = inner->param_types;
-    plan->cursor_query = inner;
-    return true;
-  }
-  case PG_QUERY__NODE__NODE_FETCH_STMT: {
-    const PgQuery__FetchStmt *f = node->fetch_stmt;
-    auto it = cursors_.find(f->portalname);
-    if (it == cursors_.end()) {
-      *error = Err("34000", "cursor \"" + std::string(f->portalname) +
-                                "\" does not exist");
-      return false;
+    case PG_QUERY__NODE__NODE_FETCH_STMT: {
+      const PgQuery__FetchStmt *f = node->fetch_stmt;
+      auto it = cursors_.find(f->portalname);
+      if (it == cursors_.end()) {
+        *error = Err("34000", "cursor \"" + std::string(f->portalname) +
+                                  "\" does not exist");
+        return false;
+      }
+      if (f->direction != PG_QUERY__FETCH_DIRECTION__FETCH_FORWARD) {
+        *error = Err("0A000",
+                     "only FETCH/MOVE FORWARD is supported yet "
+                     "(cursors cannot scroll)");
+        return false;
+      }
+      if (!f->ismove) plan->columns = it->second.plan->columns;
+      return true;
     }
-    if (f->direction != PG_QUERY__FETCH_DIRECTION__FETCH_FORWARD) {
-      *error = Err("0A000", "only FETCH/MOVE FORWARD is supported yet "
-                            "(cursors cannot scroll)");
+    case PG_QUERY__NODE__NODE_RENAME_STMT:
+      return true;
+    case PG_QUERY__NODE__NODE_CLOSE_PORTAL_STMT:
+    case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
+    case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
+    case PG_QUERY__NODE__NODE_DISCARD_STMT:
+    case PG_QUERY__NODE__NODE_DEALLOCATE_STMT:
+    case PG_QUERY__NODE__NODE_CREATEDB_STMT:
+    case PG_QUERY__NODE__NODE_DROPDB_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_ROLE_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_ROLE_STMT:
+    case PG_QUERY__NODE__NODE_DROP_ROLE_STMT:
+      return true;
+    default:
+      // Refused at Parse, as PostgreSQL refuses what it cannot analyse.
+      *error = Err("0A000",
+                   std::string(StatementName(node)) + " is not supported yet");
       return false;
-    }
-    if (!f->ismove)
-      plan->columns = it->second.plan->columns;
-    return true;
-  }
-  case PG_QUERY__NODE__NODE_RENAME_STMT:
-    return true;
-  case PG_QUERY__NODE__NODE_CLOSE_PORTAL_STMT:
-  case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
-  case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
-  case PG_QUERY__NODE__NODE_DISCARD_STMT:
-  case PG_QUERY__NODE__NODE_DEALLOCATE_STMT:
-  case PG_QUERY__NODE__NODE_CREATEDB_STMT:
-  case PG_QUERY__NODE__NODE_DROPDB_STMT:
-  case PG_QUERY__NODE__NODE_CREATE_ROLE_STMT:
-  case PG_QUERY__NODE__NODE_ALTER_ROLE_STMT:
-  case PG_QUERY__NODE__NODE_DROP_ROLE_STMT:
-    return true;
-  default:
-    // Refused at Parse, as PostgreSQL refuses what it cannot analyse.
-    *error = Err("0A000",
-                 std::string(StatementName(node)) + " is not supported yet");
-    return false;
   }
 }
 
 bool SessionImpl::AnalyzeValues(Plan *plan, PgError *error) {
   const PgQuery__SelectStmt *s = plan->node->select_stmt;
   if (s->n_sort_clause > 0 || s->limit_count || s->limit_offset) {
-    *error = Err("0A000", "ORDER BY, LIMIT and OFFSET on VALUES are not "
-                          "supported yet");
+    *error = Err("0A000",
+                 "ORDER BY, LIMIT and OFFSET on VALUES are not "
+                 "supported yet");
     return false;
   }
   Analyzer analyzer(this, plan->simple ? nullptr : &plan->param_types);
@@ -757,8 +726,7 @@ bool SessionImpl::AnalyzeValues(Plan *plan, PgError *error) {
     std::vector<std::shared_ptr<Expr>> row;
     for (size_t c = 0; c < list->n_items; c++) {
       std::unique_ptr<Expr> e;
-      if (!analyzer.Analyze(list->items[c], &e, error))
-        return false;
+      if (!analyzer.Analyze(list->items[c], &e, error)) return false;
       row.push_back(std::shared_ptr<Expr>(std::move(e)));
     }
     plan->values.push_back(std::move(row));
@@ -768,8 +736,7 @@ bool SessionImpl::AnalyzeValues(Plan *plan, PgError *error) {
     uint32_t common = oid::kUnknown;
     for (auto &row : plan->values) {
       uint32_t t = row[c]->type;
-      if (t == oid::kUnknown || t == common)
-        continue;
+      if (t == oid::kUnknown || t == common) continue;
       if (common == oid::kUnknown) {
         common = t;
       } else if (types::LookupType(t) && types::LookupType(common) &&
@@ -779,22 +746,21 @@ bool SessionImpl::AnalyzeValues(Plan *plan, PgError *error) {
         // preferred-type resolution for the numeric category.
         auto rank = [](uint32_t x) {
           switch (x) {
-          case oid::kInt2:
-            return 0;
-          case oid::kInt4:
-            return 1;
-          case oid::kInt8:
-            return 2;
-          case oid::kNumeric:
-            return 3;
-          case oid::kFloat4:
-            return 4;
-          default:
-            return 5;
+            case oid::kInt2:
+              return 0;
+            case oid::kInt4:
+              return 1;
+            case oid::kInt8:
+              return 2;
+            case oid::kNumeric:
+              return 3;
+            case oid::kFloat4:
+              return 4;
+            default:
+              return 5;
           }
         };
-        if (rank(t) > rank(common))
-          common = t;
+        if (rank(t) > rank(common)) common = t;
       } else {
         *error =
             Err("42804",
@@ -804,12 +770,10 @@ bool SessionImpl::AnalyzeValues(Plan *plan, PgError *error) {
         return false;
       }
     }
-    if (common == oid::kUnknown)
-      common = oid::kText;
+    if (common == oid::kUnknown) common = oid::kText;
     for (auto &row : plan->values) {
       std::unique_ptr<Expr> e(new Expr(std::move(*row[c])));
-      if (!analyzer.Coerce(&e, common, -1, error))
-        return false;
+      if (!analyzer.Coerce(&e, common, -1, error)) return false;
       if (e->type != common) {
         auto cast = std::make_unique<Expr>();
         cast->kind = Expr::Kind::kCast;
@@ -827,8 +791,7 @@ bool SessionImpl::AnalyzeValues(Plan *plan, PgError *error) {
     col.type_size = info ? info->length : -1;
     plan->columns.push_back(col);
   }
-  if (!analyzer.CheckParams(error))
-    return false;
+  if (!analyzer.CheckParams(error)) return false;
   plan->is_select = true;
   return true;
 }
@@ -839,8 +802,7 @@ bool SessionImpl::AnalyzeSelect(Plan *plan, PgError *error) {
     *error = Err("0A000", "UNION, INTERSECT and EXCEPT are not supported yet");
     return false;
   }
-  if (s->n_values_lists > 0)
-    return AnalyzeValues(plan, error);
+  if (s->n_values_lists > 0) return AnalyzeValues(plan, error);
   if (s->into_clause) {
     *error = Err("0A000", "SELECT INTO is not supported yet");
     return false;
@@ -881,11 +843,9 @@ bool SessionImpl::AnalyzeSelect(Plan *plan, PgError *error) {
       }
     }
     std::unique_ptr<Expr> expr;
-    if (!analyzer.Analyze(val, &expr, error))
-      return false;
+    if (!analyzer.Analyze(val, &expr, error)) return false;
     // Unknown literals and parameters in the output list resolve to text.
-    if (!analyzer.Coerce(&expr, oid::kText, -1, error))
-      return false;
+    if (!analyzer.Coerce(&expr, oid::kText, -1, error)) return false;
     ColumnDesc col;
     col.name = t->name && *t->name ? t->name : Analyzer::ColumnName(val);
     col.type_oid = expr->type;
@@ -897,10 +857,8 @@ bool SessionImpl::AnalyzeSelect(Plan *plan, PgError *error) {
   }
   if (s->where_clause) {
     std::unique_ptr<Expr> where;
-    if (!analyzer.Analyze(s->where_clause, &where, error))
-      return false;
-    if (!analyzer.Coerce(&where, oid::kBool, -1, error))
-      return false;
+    if (!analyzer.Analyze(s->where_clause, &where, error)) return false;
+    if (!analyzer.Coerce(&where, oid::kBool, -1, error)) return false;
     if (where->type != oid::kBool) {
       *error = Err("42804",
                    "argument of WHERE must be type boolean, not type " +
@@ -914,8 +872,7 @@ bool SessionImpl::AnalyzeSelect(Plan *plan, PgError *error) {
     *error = Err("0A000", "LIMIT and OFFSET are not supported yet");
     return false;
   }
-  if (!analyzer.CheckParams(error))
-    return false;
+  if (!analyzer.CheckParams(error)) return false;
   plan->is_select = true;
   return true;
 }
@@ -986,11 +943,9 @@ bool SessionImpl::ComputeSelectRows(PortalImpl *portal, PgError *error) {
       for (auto &row : settings_.ShowAll())
         rows.push_back({row[0], row[1], row[2]});
     } else {
-      if (name == "transaction isolation level")
-        name = "transaction_isolation";
+      if (name == "transaction isolation level") name = "transaction_isolation";
       std::string value;
-      if (!settings_.Show(name, &value, error))
-        return false;
+      if (!settings_.Show(name, &value, error)) return false;
       rows.push_back({value});
     }
   } else if (plan.compiled) {
@@ -1012,14 +967,13 @@ bool SessionImpl::ComputeSelectRows(PortalImpl *portal, PgError *error) {
         return false;
     }
     bool keep = true;
-    if (plan.targets.size() > ncols) { // WHERE
+    if (plan.targets.size() > ncols) {  // WHERE
       Value cond;
       if (!Evaluate(*plan.targets[ncols], portal->params, this, &cond, error))
         return false;
       keep = cond && *cond == "t";
     }
-    if (keep)
-      rows.push_back(std::move(row));
+    if (keep) rows.push_back(std::move(row));
   }
   for (const auto &row : rows) {
     std::vector<Datum> encoded;
@@ -1052,8 +1006,7 @@ ExecuteResult SessionImpl::Run(PortalImpl *portal, int64_t max_rows,
               plan.node->node_case == PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT;
   if (!rows &&
       plan.node->node_case == PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT) {
-    if (portal->done)
-      return portal->final_result;
+    if (portal->done) return portal->final_result;
     ExecuteResult r = RunDeclare(plan, portal->params);
     portal->done = true;
     portal->final_result = r;
@@ -1062,8 +1015,7 @@ ExecuteResult SessionImpl::Run(PortalImpl *portal, int64_t max_rows,
   if (plan.node->node_case == PG_QUERY__NODE__NODE_EXECUTE_STMT)
     return RunExecute(portal, max_rows, sink, simple);
   if (plan.ctas) {
-    if (portal->done)
-      return portal->final_result;
+    if (portal->done) return portal->final_result;
     portal->done = true;
     portal->final_result = RunCreateTableAs(portal, sink);
     return portal->final_result;
@@ -1078,8 +1030,7 @@ ExecuteResult SessionImpl::Run(PortalImpl *portal, int64_t max_rows,
         return portal->final_result;
       }
     }
-    if (!portal->final_result.ok)
-      return portal->final_result;
+    if (!portal->final_result.ok) return portal->final_result;
     if (simple && !plan.columns.empty())
       sink->RowDescription(plan.columns, portal->formats);
     int64_t sent = 0;
@@ -1095,8 +1046,7 @@ ExecuteResult SessionImpl::Run(PortalImpl *portal, int64_t max_rows,
     return portal->final_result;
   }
   if (!rows) {
-    if (portal->done)
-      return portal->final_result;
+    if (portal->done) return portal->final_result;
     ExecuteResult r = RunUtility(plan, sink);
     portal->done = true;
     portal->final_result = r;
@@ -1104,12 +1054,10 @@ ExecuteResult SessionImpl::Run(PortalImpl *portal, int64_t max_rows,
   }
   if (!portal->started) {
     PgError error;
-    if (!ComputeSelectRows(portal, &error))
-      return Fail(error);
+    if (!ComputeSelectRows(portal, &error)) return Fail(error);
     portal->started = true;
   }
-  if (simple)
-    sink->RowDescription(plan.columns, portal->formats);
+  if (simple) sink->RowDescription(plan.columns, portal->formats);
   int64_t sent = 0;
   while (portal->next_row < portal->rows.size()) {
     if (max_rows > 0 && sent >= max_rows) {
@@ -1128,4 +1076,4 @@ ExecuteResult SessionImpl::Run(PortalImpl *portal, int64_t max_rows,
                             : "SHOW");
 }
 
-} // namespace kova::planner
+}  // namespace kova::planner

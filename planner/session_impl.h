@@ -39,8 +39,8 @@ std::string MakeMd5Password(std::string_view password, std::string_view user);
 
 // An analysed statement.
 struct Plan {
-  std::shared_ptr<sql::ParseTree> tree; // keeps `node` alive
-  const PgQuery__Node *node = nullptr;  // null: empty query
+  std::shared_ptr<sql::ParseTree> tree;  // keeps `node` alive
+  const PgQuery__Node *node = nullptr;   // null: empty query
   std::string text;
   std::vector<uint32_t> param_types;
   std::vector<ColumnDesc> columns;
@@ -51,19 +51,19 @@ struct Plan {
   // VALUES lists: one expression per column for each row.
   std::vector<std::vector<std::shared_ptr<Expr>>> values;
   bool is_select = false;
-  bool simple = false; // from a simple query: no parameters exist
-  bool writes = false; // writes storage (set by Analyze: WritesStorage)
+  bool simple = false;  // from a simple query: no parameters exist
+  bool writes = false;  // writes storage (set by Analyze: WritesStorage)
   // Statements over tables: the catalog they were analysed against (a
   // newer catalog makes the session analyse them again).
   std::shared_ptr<const catalog::Catalog> catalog;
   int64_t catalog_version = -1;
-  std::shared_ptr<Compiled> compiled;    // SELECT over tables
-  std::shared_ptr<struct DmlPlan> dml;   // INSERT / UPDATE / DELETE
-  std::shared_ptr<struct CtasPlan> ctas; // CREATE TABLE AS, SELECT INTO
+  std::shared_ptr<Compiled> compiled;     // SELECT over tables
+  std::shared_ptr<struct DmlPlan> dml;    // INSERT / UPDATE / DELETE
+  std::shared_ptr<struct CtasPlan> ctas;  // CREATE TABLE AS, SELECT INTO
 };
 
 class PreparedStatementImpl : public PreparedStatement {
-public:
+ public:
   explicit PreparedStatementImpl(std::shared_ptr<Plan> plan)
       : plan_(std::move(plan)) {}
   const std::string &text() const override { return plan_->text; }
@@ -75,19 +75,19 @@ public:
   }
   const std::shared_ptr<Plan> &plan() const { return plan_; }
 
-private:
+ private:
   std::shared_ptr<Plan> plan_;
 };
 
 class PortalImpl : public Portal {
-public:
+ public:
   const std::vector<ColumnDesc> &columns() const override {
     return plan->columns;
   }
   const std::vector<Format> &result_formats() const override { return formats; }
   std::shared_ptr<Plan> plan;
   std::vector<Value> params;
-  std::vector<Format> formats; // one per column
+  std::vector<Format> formats;  // one per column
   // Rows computed at the first Execute and handed out from `next_row`.
   bool started = false;
   bool done = false;
@@ -99,15 +99,15 @@ public:
 class SessionImpl : public Session, public SessionHooks {
   friend class DmlRunner;
 
-public:
+ public:
   SessionImpl(Engine *engine, std::unique_ptr<docstore::Session> storage,
               std::string user, std::string database, bool superuser,
               std::string server_version, int pid);
   ~SessionImpl() override;
 
-  bool
-  ApplyStartup(const std::vector<std::pair<std::string, std::string>> &startup,
-               PgError *error);
+  bool ApplyStartup(
+      const std::vector<std::pair<std::string, std::string>> &startup,
+      PgError *error);
 
   // Session
   std::vector<std::pair<std::string, std::string>> ReportedSettings() override;
@@ -150,7 +150,7 @@ public:
                            PgError *error) override;
   int64_t StatementTimeoutMs();
 
-private:
+ private:
   // ALTER TABLE and friends (ddl_alter*.cc) work on the session's storage
   // and catalog through a helper class.
   friend class AlterRunner;
@@ -262,7 +262,7 @@ private:
   docstore::Status EnsureWriteTransaction();
   docstore::Status CommitStorage();
   docstore::Status ApplyDurability();
-  int durable_commits_ = -1; // PRAGMA synchronous applied: 1 FULL, 0 NORMAL
+  int durable_commits_ = -1;  // PRAGMA synchronous applied: 1 FULL, 0 NORMAL
   // The table's docstore collection table (quoted SQLite name).
   bool CollectionTable(const std::string &collection, std::string *table,
                        PgError *error);
@@ -296,15 +296,15 @@ private:
   int pid_;
   Settings settings_;
 
-  bool in_block_ = false; // explicit BEGIN
-  bool implicit_ = false; // implicit transaction (multi-statement / extended)
-  bool failed_ = false;   // 'E'
+  bool in_block_ = false;  // explicit BEGIN
+  bool implicit_ = false;  // implicit transaction (multi-statement / extended)
+  bool failed_ = false;    // 'E'
   // A simple-query statement outside any block: its storage work commits
   // (or rolls back) when it ends.
   bool single_statement_ = false;
   // The statement being analysed or run writes storage (WritesStorage).
   bool statement_writes_ = false;
-  bool suppress_notices_ = false; // objects dropped by a cascade
+  bool suppress_notices_ = false;  // objects dropped by a cascade
   // Per-statement snapshots in READ COMMITTED blocks (RefreshReadSnapshot).
   int64_t statement_seq_ = 0;
   int64_t snapshot_statement_ = -1;
@@ -345,4 +345,4 @@ private:
   std::condition_variable sleep_cv_;
 };
 
-} // namespace kova::planner
+}  // namespace kova::planner
