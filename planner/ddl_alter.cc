@@ -14,6 +14,7 @@
 #include "planner/expr_internal.h"
 #include "planner/session_util.h"
 #include "planner/svalue.h"
+#include "planner/types_array.h"
 
 namespace kova::planner {
 
@@ -72,6 +73,11 @@ std::string NextvalText(const catalog::Sequence& seq) {
 // PostgreSQL's assignment casts between the types Kova stores.
 bool AssignableType(uint32_t from, uint32_t to) {
   if (from == to || from == oid::kUnknown) return true;
+  // Arrays: when their elements are.
+  uint32_t from_element = types::ArrayElementType(from);
+  uint32_t to_element = types::ArrayElementType(to);
+  if (from_element && to_element)
+    return AssignableType(from_element, to_element);
   if (IsNumber(from) && IsNumber(to)) return true;
   if (IsText(to)) return true;
   if (IsText(from) && IsText(to)) return true;

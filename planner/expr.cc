@@ -148,8 +148,14 @@ std::string Analyzer::ColumnName(const PgQuery__Node* node) {
         default:
           return "?column?";
       }
-    case PG_QUERY__NODE__NODE_CASE_EXPR:
-      return "case";
+    case PG_QUERY__NODE__NODE_CASE_EXPR: {
+      // The ELSE result's name when it has a real one (FigureColname).
+      const PgQuery__Node* d = node->case_expr->defresult;
+      while (d && d->node_case == PG_QUERY__NODE__NODE_TYPE_CAST)
+        d = d->type_cast->arg;
+      std::string name = d ? ColumnName(d) : "case";
+      return name == "?column?" ? "case" : name;
+    }
     case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
       return "array";
     case PG_QUERY__NODE__NODE_A_INDIRECTION:
@@ -161,6 +167,20 @@ std::string Analyzer::ColumnName(const PgQuery__Node* node) {
       if (node->sub_link->sub_link_type ==
           PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
         return "exists";
+      if (node->sub_link->sub_link_type ==
+              PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
+          node->sub_link->subselect->node_case ==
+              PG_QUERY__NODE__NODE_SELECT_STMT) {
+        // A scalar subquery is named after its output column.
+        const PgQuery__SelectStmt* sub = node->sub_link->subselect->select_stmt;
+        while (sub->op != PG_QUERY__SET_OPERATION__SETOP_NONE && sub->larg)
+          sub = sub->larg;
+        if (sub->n_target_list > 0) {
+          const PgQuery__ResTarget* t = sub->target_list[0]->res_target;
+          if (t->name && *t->name) return t->name;
+          return ColumnName(t->val);
+        }
+      }
       return "?column?";
     case PG_QUERY__NODE__NODE_A_EXPR:
       return node->a_expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF
@@ -1141,15 +1161,14 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
                  f->location);
     return true;
   }
-  if (name == "regexp_match" || name == "regexp_matches" ||
-      name == "regexp_split_to_array" || name == "regexp_split_to_table" ||
-      name == "current_schemas" || name == "unnest" ||
-      name == "generate_subscripts" || name == "string_to_table" ||
-      name == "generate_series" || name == "json_agg" || name == "jsonb_agg" ||
-      name == "json_object_agg" || name == "jsonb_object_agg" ||
-      name == "json_each" || name == "jsonb_each" ||
-      name == "json_array_elements" || name == "jsonb_array_elements" ||
-      name == "json_object_keys" || name == "jsonb_object_keys") {
+  if (name == "regexp_matches" || name == "regexp_split_to_table" ||
+      name == "unnest" || name == "generate_subscripts" ||
+      name == "string_to_table" || name == "generate_series" ||
+      name == "json_agg" || name == "jsonb_agg" || name == "json_object_agg" ||
+      name == "jsonb_object_agg" || name == "json_each" ||
+      name == "jsonb_each" || name == "json_array_elements" ||
+      name == "jsonb_array_elements" || name == "json_object_keys" ||
+      name == "jsonb_object_keys") {
     *error = Err("0A000",
                  "function " + name +
                      " is not supported yet (set-returning functions are "

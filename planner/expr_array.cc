@@ -95,8 +95,8 @@ PgError NoOperator(const std::string& op, uint32_t l, uint32_t r,
 }
 
 // Signatures of the array functions: 'a' the array, 'e' its element, 'i'
-// integer, 't' text. Results: the same letters, 'b' boolean, 'I' int4[],
-// 'T' text[].
+// integer, 't' text, 'b' boolean. Results: the same letters, 'I' int4[],
+// 'T' text[], 'j' json, 'N' name[].
 struct ArrayFunctionDef {
   const char* name;
   const char* args;
@@ -113,6 +113,8 @@ constexpr ArrayFunctionDef kArrayFunctions[] = {
     {"array_position", "aei", 'i'}, {"array_positions", "ae", 'I'},
     {"array_to_string", "at", 't'}, {"array_to_string", "att", 't'},
     {"string_to_array", "tt", 'T'}, {"string_to_array", "ttt", 'T'},
+    {"current_schemas", "b", 'N'},  {"array_to_json", "a", 'j'},
+    {"array_to_json", "ab", 'j'},
 };
 
 }  // namespace
@@ -385,11 +387,13 @@ bool Analyzer::AnalyzeArrayFunction(const std::string& name,
     uint32_t want = k == 'a'   ? array_type
                     : k == 'e' ? element
                     : k == 'i' ? oid::kInt4
+                    : k == 'b' ? oid::kBool
                                : oid::kText;
     if (!Coerce(&arg, want, -1, error)) return false;
     if (arg->type == want) continue;
     bool ok = k == 'i'   ? IsInteger(arg->type)
               : k == 't' ? IsText(arg->type)
+              : k == 'b' ? false
                          : Implicit(arg->type, want);
     if (!ok) {
       *error = NoFunction(name, *args, location);
@@ -403,6 +407,8 @@ bool Analyzer::AnalyzeArrayFunction(const std::string& name,
                     : def->result == 't' ? oid::kText
                     : def->result == 'I' ? ArrayTypeOf(oid::kInt4)
                     : def->result == 'T' ? ArrayTypeOf(oid::kText)
+                    : def->result == 'j' ? oid::kJson
+                    : def->result == 'N' ? ArrayTypeOf(oid::kName)
                                          : oid::kBool;
   auto e = Function(name, result, location);
   e->args = std::move(*args);

@@ -568,6 +568,45 @@ bool expr_detail::EvalArrayFunction(const Expr& e,
     *out = s;
     return true;
   }
+  if (n == "current_schemas") {
+    if (!args[0]) return true;
+    // The schemas of search_path ("$user" has no schema of its own here),
+    // with the implicit pg_catalog first when asked for.
+    Value path;
+    PgError ignored;
+    hooks->GetSetting("search_path", true, &path, &ignored);
+    ArrayValue v;
+    if (*args[0] == "t") v.items.emplace_back("pg_catalog");
+    std::string list = path ? *path : "";
+    size_t start = 0;
+    while (start <= list.size()) {
+      size_t comma = list.find(',', start);
+      std::string item =
+          list.substr(start, comma == std::string::npos ? std::string::npos
+                                                        : comma - start);
+      start = comma == std::string::npos ? list.size() + 1 : comma + 1;
+      size_t b = item.find_first_not_of(' '), e = item.find_last_not_of(' ');
+      if (b == std::string::npos) continue;
+      item = item.substr(b, e - b + 1);
+      if (item.size() >= 2 && item.front() == '"' && item.back() == '"')
+        item = item.substr(1, item.size() - 2);
+      if (item == "$user" || (item == "pg_catalog" && *args[0] == "t"))
+        continue;
+      v.items.emplace_back(item);
+    }
+    OneDim(&v, 1);
+    *out = FormatArray(v);
+    return true;
+  }
+  if (n == "array_to_json") {
+    if (!args[0]) return true;
+    bool pretty = args.size() > 1 && args[1] && *args[1] == "t";
+    std::string j;
+    if (!ArrayToJson(e.args[0]->type, *args[0], pretty, ctx, &j, error))
+      return false;
+    *out = j;
+    return true;
+  }
   if (n == "string_to_array") {
     if (!args[0]) return true;
     const std::string& s = *args[0];

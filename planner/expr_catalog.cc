@@ -101,6 +101,10 @@ const std::vector<FunctionDef>& Functions() {
       {"regexp_replace", {T, T, T, T}, T},
       {"regexp_like", {T, T}, B},
       {"regexp_like", {T, T, T}, B},
+      {"regexp_match", {T, T}, 1009},  // text[]
+      {"regexp_match", {T, T, T}, 1009},
+      {"regexp_split_to_array", {T, T}, 1009},
+      {"regexp_split_to_array", {T, T, T}, 1009},
       {"regexp_count", {T, T}, I4},
       {"regexp_count", {T, T, I4}, I4},
       {"like_escape", {T, T}, T},

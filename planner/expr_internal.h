@@ -203,6 +203,10 @@ bool EvalJsonFunction(const Expr& e, const std::vector<Value>& args,
 bool EvalArrayFunction(const Expr& e, const std::vector<Value>& args,
                        SessionHooks* hooks, bool* handled, Value* out,
                        PgError* error);
+// array_to_json (also to_json of an array).
+bool ArrayToJson(uint32_t type, const std::string& value, bool pretty,
+                 const types::TypeContext& ctx, std::string* out,
+                 PgError* error);
 // Three-way comparison of two non-null values of comparable types (arrays
 // included), as PostgreSQL's btree comparison functions order them.
 bool CompareValues(uint32_t lt, uint32_t rt, const std::string& l,

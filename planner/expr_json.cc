@@ -2,8 +2,10 @@
 // json_build_object/array, json_typeof, jsonb_pretty, ->, ->>, #>, #>>,
 // @>, <@, ?, jsonb - key, json_array_length.
 #include <algorithm>
+#include <functional>
 
 #include "planner/expr_internal.h"
+#include "planner/types_array.h"
 #include "planner/types_json.h"
 
 namespace kova::planner::expr_detail {
@@ -240,6 +242,8 @@ bool ToJson(uint32_t type, const Value& v, const types::TypeContext& ctx,
     return true;
   }
   const std::string& s = *v;
+  if (types::ArrayElementType(type))
+    return ArrayToJson(type, s, false, ctx, out, error);
   if (IsNumber(type)) {
     bool special = s == "NaN" || s == "Infinity" || s == "-Infinity";
     *out = special ? Quote(s) : s;
@@ -456,6 +460,42 @@ bool Contains(const JNode& a, const JNode& b) {
 }
 
 }  // namespace
+
+bool ArrayToJson(uint32_t type, const std::string& value, bool pretty,
+                 const types::TypeContext& ctx, std::string* out,
+                 PgError* error) {
+  uint32_t element = types::ArrayElementType(type);
+  types::ArrayValue a;
+  if (!types::ParseArray(value, element, -1, ctx, false, &a, error))
+    return false;
+  if (a.items.empty()) {
+    *out = "[]";
+    return true;
+  }
+  // Nested per dimension (lower bounds are not shown); with `pretty` the
+  // items of the first dimension go on lines of their own.
+  size_t next = 0;
+  std::function<bool(size_t, std::string*)> level = [&](size_t dim,
+                                                        std::string* o) {
+    o->push_back('[');
+    for (int32_t i = 0; i < a.dims[dim]; i++) {
+      if (i) o->append(pretty && dim == 0 ? ",\n " : ",");
+      if (dim + 1 < a.dims.size()) {
+        if (!level(dim + 1, o)) return false;
+        continue;
+      }
+      std::string j;
+      if (!ToJson(element, a.items[next++], ctx, &j, error)) return false;
+      o->append(j);
+    }
+    o->push_back(']');
+    return true;
+  };
+  std::string result;
+  if (!level(0, &result)) return false;
+  *out = std::move(result);
+  return true;
+}
 
 bool EvalJsonFunction(const Expr& e, const std::vector<Value>& args,
                       SessionHooks* hooks, bool* handled, Value* out,

@@ -13,6 +13,7 @@
 #include <regex>
 
 #include "planner/expr_internal.h"
+#include "planner/types_array.h"
 #include "planner/types_util.h"
 
 namespace kova::planner::expr_detail {
@@ -713,6 +714,8 @@ bool EvalStringFunction(const Expr& e, const std::vector<Value>& args,
                                         "starts_with",
                                         "translate",
                                         "regexp_replace",
+                                        "regexp_match",
+                                        "regexp_split_to_array",
                                         "regexp_like",
                                         "regexp_count",
                                         "like_escape",
@@ -937,6 +940,56 @@ bool EvalStringFunction(const Expr& e, const std::vector<Value>& args,
     if (!global) flags |= std::regex_constants::format_first_only;
     *out = FromWide(std::regex_replace(
         ToWide(s), re, ConvertReplacement(ToWide(*args[2])), flags));
+  } else if (n == "regexp_match" || n == "regexp_split_to_array") {
+    bool global = false, insensitive = false;
+    if (args.size() > 2 && !RegexFlags(*args[2], &global, &insensitive, error))
+      return false;
+    if (global) {
+      *error = Err("22023", n + "() does not support the \"global\" option");
+      if (n == "regexp_match")
+        error->hint = "Use the regexp_matches function instead.";
+      return false;
+    }
+    std::wregex re;
+    if (!CompileRegex(*args[1], insensitive, &re, error)) return false;
+    std::wstring w = ToWide(s);
+    types::ArrayValue a;
+    if (n == "regexp_match") {
+      std::wsmatch m;
+      if (!std::regex_search(w, m, re)) return true;  // NULL
+      // The capture groups, or the whole match when there are none.
+      if (m.size() == 1) {
+        a.items.emplace_back(FromWide(m[0].str()));
+      } else {
+        for (size_t g = 1; g < m.size(); g++) {
+          if (m[g].matched)
+            a.items.emplace_back(FromWide(m[g].str()));
+          else
+            a.items.emplace_back();
+        }
+      }
+    } else {
+      // Zero-length matches at the start, at the end or right after the
+      // previous match do not split (PostgreSQL's ignore_degenerate).
+      size_t prev_end = 0, search = 0;
+      while (search <= w.size()) {
+        std::wsmatch m;
+        auto flags = search > 0 ? std::regex_constants::match_prev_avail
+                                : std::regex_constants::match_default;
+        if (!std::regex_search(w.cbegin() + search, w.cend(), m, re, flags))
+          break;
+        size_t so = search + m.position(0), eo = so + m.length(0);
+        if (so < w.size() && eo > prev_end) {
+          a.items.emplace_back(FromWide(w.substr(prev_end, so - prev_end)));
+          prev_end = eo;
+        }
+        search = so == eo ? eo + 1 : eo;
+      }
+      a.items.emplace_back(FromWide(w.substr(prev_end)));
+    }
+    a.dims = {static_cast<int32_t>(a.items.size())};
+    a.lbounds = {1};
+    *out = types::FormatArray(a);
   } else if (n == "regexp_like" || n == "regexp_count") {
     bool global = false, insensitive = false;
     size_t flag_arg = n == "regexp_like" ? 2 : 3;

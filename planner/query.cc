@@ -1007,9 +1007,14 @@ std::string QueryCompiler::EmitAggregateCall(
   if (e.name == "array_agg") {
     // kova_array_agg(input type, distinct, order flags, value, keys...):
     // rows are collected, sorted by the keys and built into the array.
+    // The flags end with "|" and the keys' types, so that keys compare as
+    // their types do (numeric, interval, arrays).
+    std::string flags = (e.value ? *e.value : "") + "|";
+    for (size_t i = 1; i < args.size(); i++)
+      flags += std::to_string(args[i]->type) + ",";
     std::string sql = "(kova_array_agg(" + std::to_string(t) + ", " +
-                      (e.distinct ? "1" : "0") + ", " +
-                      SqlQuoteLiteral(e.value ? *e.value : "") + ", " + a;
+                      (e.distinct ? "1" : "0") + ", " + SqlQuoteLiteral(flags) +
+                      ", " + a;
     for (size_t i = 1; i < args.size(); i++) sql += ", " + Emit(*args[i]);
     return sql + ") COLLATE " + CollationOf(e.type) + ")";
   }

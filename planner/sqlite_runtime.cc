@@ -397,6 +397,31 @@ void ArrayAggFinal(sqlite3_context* ctx) {
     return;
   }
   const std::string& flags = agg->flags;
+  const types::TypeContext& storage = ArrayStorageContext();
+  // The keys' types follow "|" in the flags.
+  std::vector<uint32_t> key_types;
+  size_t bar = flags.find('|');
+  for (size_t p = bar == std::string::npos ? flags.size() : bar + 1;
+       p < flags.size();) {
+    size_t comma = flags.find(',', p);
+    if (comma == std::string::npos) break;
+    key_types.push_back(
+        static_cast<uint32_t>(std::stoul(flags.substr(p, comma - p))));
+    p = comma + 1;
+  }
+  auto compare_key = [&](size_t k, const SValue& a, const SValue& b) {
+    uint32_t type = k < key_types.size() ? key_types[k] : 0;
+    if (type && *CollationOf(type)) {
+      Value x, y;
+      PgError ignored;
+      int c;
+      if (FromSValue(type, a, storage, &x, &ignored) &&
+          FromSValue(type, b, storage, &y, &ignored) && x && y &&
+          CompareValues(type, type, *x, *y, storage, &c, &ignored))
+        return c;
+    }
+    return CompareSValues(a, b);
+  };
   std::stable_sort(agg->rows.begin(), agg->rows.end(),
                    [&](const ArrayAgg::Row& x, const ArrayAgg::Row& y) {
                      for (size_t k = 0; k < x.keys.size(); k++) {
@@ -409,12 +434,11 @@ void ArrayAggFinal(sqlite3_context* ctx) {
                          if (xn == yn) continue;
                          return xn == nulls_first;
                        }
-                       int c = CompareSValues(x.keys[k], y.keys[k]);
+                       int c = compare_key(k, x.keys[k], y.keys[k]);
                        if (c != 0) return desc ? c > 0 : c < 0;
                      }
                      return false;
                    });
-  const types::TypeContext& storage = ArrayStorageContext();
   // agg->type is the input's type; an array input adds a dimension.
   uint32_t input = agg->type;
   bool of_arrays = types::ArrayElementType(input) != 0;

@@ -155,6 +155,11 @@ bool HasSubLink(const PgQuery__Node* node) {
     }
     case PG_QUERY__NODE__NODE_NULL_TEST:
       return HasSubLink(node->null_test->arg);
+    case PG_QUERY__NODE__NODE_A_INDIRECTION:
+      return HasSubLink(node->a_indirection->arg);
+    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
+      return AnyHasSubLink(node->a_array_expr->elements,
+                           node->a_array_expr->n_elements);
     case PG_QUERY__NODE__NODE_LIST:
       return AnyHasSubLink(node->list->items, node->list->n_items);
     default:

@@ -212,3 +212,36 @@ COPY arr_copy FROM stdin;
 SELECT * FROM arr_copy ORDER BY a;
 DROP TABLE arr_copy;
 DROP TABLE arr;
+-- Functions returning arrays, JSON of arrays.
+SELECT regexp_split_to_array('a1b22c', '\d+'), regexp_split_to_array('abc', ''), regexp_split_to_array('', ','), regexp_split_to_array('x', 'x');
+SELECT regexp_match('foobarbequebaz', '(bar)(beque)'), regexp_match('abc', '(x)?b'), regexp_match('ABC', 'b', 'i'), regexp_match('abc', 'z');
+SELECT regexp_match('abc', 'b', 'g');
+SELECT current_schemas(false), current_schemas(true);
+SELECT array_to_json(ARRAY[[1,5],[99,100]], true), array_to_json('{}'::int[]), to_json(ARRAY['a"b', NULL]), to_jsonb('{1.50,NaN}'::numeric[]);
+SELECT to_json('{2024-01-01}'::date[]), array_to_json(ARRAY[true]), json_build_object('k', ARRAY[1,2]);
+SELECT concat(ARRAY[1,2], 'x'), format('%s', ARRAY['a b']), ARRAY[1]::text || 'x';
+-- Arrays in other expressions.
+SELECT coalesce(NULL, ARRAY[1]), CASE WHEN true THEN ARRAY[1] ELSE ARRAY[2,3] END, greatest(ARRAY[1], ARRAY[2]);
+SELECT nullif(ARRAY[1], ARRAY[1]), ARRAY[1] IS NOT DISTINCT FROM ARRAY[1], ARRAY[1,2] IN (ARRAY[1,2]);
+SELECT (SELECT ARRAY[1,2])[1], (ARRAY(SELECT 1))[1], ARRAY[1,2] = ANY(ARRAY[ARRAY[1,2]]);
+SELECT ARRAY[1,2] AS x UNION SELECT ARRAY[3] ORDER BY 1;
+SELECT * FROM (VALUES (ARRAY[1]), (NULL), (ARRAY[0,5])) v(a) ORDER BY a;
+SELECT * FROM unnest(ARRAY[1,2]) u JOIN unnest(ARRAY[2,3]) v ON u = v;
+SELECT * FROM unnest(ARRAY[1.5, 2.25]::numeric[]) AS n ORDER BY n DESC;
+SELECT sum(x), array_agg(x ORDER BY x DESC) FROM unnest(ARRAY[3,1,2]) x;
+-- Defaults, ALTER and numeric elements.
+CREATE TABLE arr2 (id int, a text[] DEFAULT '{}', b varchar(3)[] NOT NULL DEFAULT ARRAY['x']);
+INSERT INTO arr2 (id) VALUES (1);
+ALTER TABLE arr2 ADD COLUMN c int[];
+UPDATE arr2 SET c = '{1}';
+ALTER TABLE arr2 ALTER COLUMN c TYPE bigint[];
+SELECT *, pg_typeof(c) FROM arr2;
+ALTER TABLE arr2 ALTER COLUMN c TYPE text;
+ALTER TABLE arr2 ALTER COLUMN c TYPE int[] USING c::int[];
+SELECT *, pg_typeof(c) FROM arr2;
+CREATE TABLE arr_num (a numeric[]);
+INSERT INTO arr_num VALUES ('{1.0}'), ('{1.00}'), ('{2}'), ('{-1}');
+SELECT a, count(*) FROM arr_num GROUP BY a ORDER BY a;
+SELECT * FROM arr_num WHERE a = '{1}' ORDER BY a;
+SELECT array_agg(a ORDER BY a), max(a), min(a) FROM arr_num;
+DROP TABLE arr2, arr_num;
