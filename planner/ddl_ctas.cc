@@ -16,18 +16,18 @@ namespace kova::planner {
 // What CREATE TABLE AS needs at run time. The synthesized parse nodes point
 // into the statement's parse tree, which the plan keeps alive.
 struct CtasPlan {
-  const PgQuery__IntoClause *into = nullptr;
+  const PgQuery__IntoClause* into = nullptr;
   PgQuery__SelectStmt query_copy;  // SELECT INTO: the query without INTO
   PgQuery__Node query_node;
-  const PgQuery__Node *query = nullptr;
+  const PgQuery__Node* query = nullptr;
   std::shared_ptr<Plan> source;  // the analysed query (its output columns)
   bool if_not_exists = false;
   bool select_into = false;
 };
 
-bool SessionImpl::AnalyzeCreateTableAs(Plan *plan, PgError *error) {
+bool SessionImpl::AnalyzeCreateTableAs(Plan* plan, PgError* error) {
   auto ctas = std::make_shared<CtasPlan>();
-  const PgQuery__Node *node = plan->node;
+  const PgQuery__Node* node = plan->node;
   if (node->node_case == PG_QUERY__NODE__NODE_SELECT_STMT) {
     // SELECT ... INTO t: PostgreSQL turns it into CREATE TABLE t AS SELECT.
     ctas->select_into = true;
@@ -39,7 +39,7 @@ bool SessionImpl::AnalyzeCreateTableAs(Plan *plan, PgError *error) {
     ctas->query_node.select_stmt = &ctas->query_copy;
     ctas->query = &ctas->query_node;
   } else {
-    const PgQuery__CreateTableAsStmt *c = node->create_table_as_stmt;
+    const PgQuery__CreateTableAsStmt* c = node->create_table_as_stmt;
     if (c->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_MATVIEW) {
       *error = Err("0A000", "materialized views are not supported yet");
       return false;
@@ -48,7 +48,7 @@ bool SessionImpl::AnalyzeCreateTableAs(Plan *plan, PgError *error) {
     ctas->query = c->query;
     ctas->if_not_exists = c->if_not_exists;
   }
-  const PgQuery__IntoClause *into = ctas->into;
+  const PgQuery__IntoClause* into = ctas->into;
   if (into->rel->relpersistence &&
       std::strcmp(into->rel->relpersistence, "t") == 0) {
     *error = Err("0A000", "temporary tables are not supported yet",
@@ -87,18 +87,18 @@ bool SessionImpl::AnalyzeCreateTableAs(Plan *plan, PgError *error) {
   return true;
 }
 
-ExecuteResult SessionImpl::RunCreateTableAs(PortalImpl *portal,
-                                            ResultSink *sink) {
-  const CtasPlan &ctas = *portal->plan->ctas;
-  const PgQuery__IntoClause *into = ctas.into;
-  const PgQuery__RangeVar *rv = into->rel;
+ExecuteResult SessionImpl::RunCreateTableAs(PortalImpl* portal,
+                                            ResultSink* sink) {
+  const CtasPlan& ctas = *portal->plan->ctas;
+  const PgQuery__IntoClause* into = ctas.into;
+  const PgQuery__RangeVar* rv = into->rel;
   // The table, as a CREATE TABLE statement run through the usual path (its
   // checks, names and storage parameters).
   std::string create = "CREATE TABLE ";
   if (rv->schemaname && *rv->schemaname)
     create += QuoteIdentifier(rv->schemaname) + ".";
   create += QuoteIdentifier(rv->relname) + " (";
-  const auto &columns = ctas.source->columns;
+  const auto& columns = ctas.source->columns;
   for (size_t i = 0; i < columns.size(); i++) {
     std::string name = i < into->n_col_names
                            ? std::string(into->col_names[i]->string->sval)
@@ -116,7 +116,7 @@ ExecuteResult SessionImpl::RunCreateTableAs(PortalImpl *portal,
   if (!sql::ParseTree::Parse(create, &tree, &syntax) || tree->size() != 1)
     return Fail(Err("XX000", "CREATE TABLE AS: cannot build \"" + create +
                                  "\": " + syntax.message));
-  PgQuery__CreateStmt *stmt = tree->statement(0).stmt->create_stmt;
+  PgQuery__CreateStmt* stmt = tree->statement(0).stmt->create_stmt;
   // Storage parameters (WITH (...)) and the table's location come from the
   // statement as written.
   stmt->n_options = into->n_options;
@@ -144,8 +144,8 @@ ExecuteResult SessionImpl::RunCreateTableAs(PortalImpl *portal,
 
   // The rows: INSERT INTO rel SELECT ..., analysed against the new catalog.
   PgQuery__InsertStmt insert = PG_QUERY__INSERT_STMT__INIT;
-  insert.relation = const_cast<PgQuery__RangeVar *>(rv);
-  insert.select_stmt = const_cast<PgQuery__Node *>(ctas.query);
+  insert.relation = const_cast<PgQuery__RangeVar*>(rv);
+  insert.select_stmt = const_cast<PgQuery__Node*>(ctas.query);
   insert.override = PG_QUERY__OVERRIDING_KIND__OVERRIDING_NOT_SET;
   PgQuery__Node insert_node = PG_QUERY__NODE__INIT;
   insert_node.node_case = PG_QUERY__NODE__NODE_INSERT_STMT;
@@ -164,7 +164,7 @@ ExecuteResult SessionImpl::RunCreateTableAs(PortalImpl *portal,
   if (!RunDml(&rows, &error)) return Fail(error);
   if (!rows.final_result.ok) return rows.final_result;
   // "INSERT 0 n" -> "SELECT n", the tag PostgreSQL gives CREATE TABLE AS.
-  const std::string &tag = rows.final_result.command_tag;
+  const std::string& tag = rows.final_result.command_tag;
   return Tag("SELECT " + tag.substr(tag.rfind(' ') + 1));
 }
 

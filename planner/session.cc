@@ -15,7 +15,7 @@
 namespace kova::planner {
 namespace {
 
-bool IsTransactionExit(const PgQuery__Node *node) {
+bool IsTransactionExit(const PgQuery__Node* node) {
   if (node->node_case != PG_QUERY__NODE__NODE_TRANSACTION_STMT) return false;
   auto kind = node->transaction_stmt->kind;
   return kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT ||
@@ -25,7 +25,7 @@ bool IsTransactionExit(const PgQuery__Node *node) {
 
 }  // namespace
 
-SessionImpl::SessionImpl(Engine *engine,
+SessionImpl::SessionImpl(Engine* engine,
                          std::unique_ptr<docstore::Session> storage,
                          std::string user, std::string database, bool superuser,
                          std::string server_version, int pid)
@@ -40,13 +40,13 @@ SessionImpl::SessionImpl(Engine *engine,
 
 SessionImpl::~SessionImpl() {
   Terminate();
-  for (auto &[sql, stmt] : statement_cache_) sqlite3_finalize(stmt);
+  for (auto& [sql, stmt] : statement_cache_) sqlite3_finalize(stmt);
 }
 
 bool SessionImpl::ApplyStartup(
-    const std::vector<std::pair<std::string, std::string>> &startup,
-    PgError *error) {
-  for (const auto &[key, value] : startup) {
+    const std::vector<std::pair<std::string, std::string>>& startup,
+    PgError* error) {
+  for (const auto& [key, value] : startup) {
     if (key == "user" || key == "database") continue;
     if (key == "replication") {
       *error = Err("0A000", "replication connections are not supported");
@@ -92,7 +92,7 @@ bool SessionImpl::ApplyStartup(
           return false;
         }
         std::string name = setting.substr(0, eq);
-        for (char &c : name)
+        for (char& c : name)
           if (c == '-') c = '_';
         if (!settings_.SetStartup(name, setting.substr(eq + 1), error))
           return false;
@@ -208,14 +208,14 @@ void SessionImpl::OnStatementError() {
   }
 }
 
-void SessionImpl::Notice(ResultSink *sink, const char *severity,
-                         const char *sqlstate, std::string message) {
+void SessionImpl::Notice(ResultSink* sink, const char* severity,
+                         const char* sqlstate, std::string message) {
   if (suppress_notices_) return;
-  static const char *kLevels[] = {"debug5", "debug4",  "debug3",
+  static const char* kLevels[] = {"debug5", "debug4",  "debug3",
                                   "debug2", "debug1",  "log",
                                   "notice", "warning", "error"};
   auto rank = [&](std::string level) {
-    for (char &c : level) c = static_cast<char>(std::tolower(c));
+    for (char& c : level) c = static_cast<char>(std::tolower(c));
     if (level == "debug") level = "debug2";
     for (int i = 0; i < 9; i++)
       if (level == kLevels[i]) return i;
@@ -230,8 +230,8 @@ void SessionImpl::Notice(ResultSink *sink, const char *severity,
 }
 
 bool SessionImpl::ParseCached(std::string_view text,
-                              std::shared_ptr<sql::ParseTree> *tree,
-                              PgError *error) {
+                              std::shared_ptr<sql::ParseTree>* tree,
+                              PgError* error) {
   std::string key(text);
   auto it = parse_cache_.find(key);
   if (it != parse_cache_.end()) {
@@ -257,8 +257,8 @@ bool SessionImpl::ParseCached(std::string_view text,
 // ---- simple query -------------------------------------------------------
 
 void SessionImpl::SimpleQuery(
-    std::string_view text, ResultSink *sink,
-    const std::function<void(const ExecuteResult &)> &on_statement_done) {
+    std::string_view text, ResultSink* sink,
+    const std::function<void(const ExecuteResult&)>& on_statement_done) {
   statement_start_ = NowMicros();
   cancel_ = false;
   std::shared_ptr<sql::ParseTree> tree;
@@ -328,9 +328,9 @@ void SessionImpl::SimpleQuery(
 // ---- extended query -----------------------------------------------------
 
 bool SessionImpl::Parse(std::string_view text,
-                        const std::vector<uint32_t> &param_types,
-                        std::unique_ptr<PreparedStatement> *statement,
-                        PgError *error) {
+                        const std::vector<uint32_t>& param_types,
+                        std::unique_ptr<PreparedStatement>* statement,
+                        PgError* error) {
   statement_start_ = NowMicros();
   std::shared_ptr<sql::ParseTree> parsed;
   if (!ParseCached(text, &parsed, error)) return false;
@@ -358,13 +358,13 @@ bool SessionImpl::Parse(std::string_view text,
   return true;
 }
 
-bool SessionImpl::Bind(const PreparedStatement &statement,
-                       const std::vector<Datum> &params,
-                       const std::vector<Format> &param_formats,
-                       const std::vector<Format> &result_formats,
-                       std::unique_ptr<Portal> *portal, PgError *error) {
-  const auto &stmt = static_cast<const PreparedStatementImpl &>(statement);
-  const Plan &plan = *stmt.plan();
+bool SessionImpl::Bind(const PreparedStatement& statement,
+                       const std::vector<Datum>& params,
+                       const std::vector<Format>& param_formats,
+                       const std::vector<Format>& result_formats,
+                       std::unique_ptr<Portal>* portal, PgError* error) {
+  const auto& stmt = static_cast<const PreparedStatementImpl&>(statement);
+  const Plan& plan = *stmt.plan();
   if (failed_ && (!plan.node || !IsTransactionExit(plan.node))) {
     *error = Err("25P02",
                  "current transaction is aborted, commands ignored until end "
@@ -427,9 +427,9 @@ bool SessionImpl::Bind(const PreparedStatement &statement,
   return true;
 }
 
-ExecuteResult SessionImpl::Execute(Portal *portal, int64_t max_rows,
-                                   ResultSink *sink) {
-  auto *p = static_cast<PortalImpl *>(portal);
+ExecuteResult SessionImpl::Execute(Portal* portal, int64_t max_rows,
+                                   ResultSink* sink) {
+  auto* p = static_cast<PortalImpl*>(portal);
   if (failed_ && (!p->plan->node || !IsTransactionExit(p->plan->node))) {
     return Fail(Err("25P02",
                     "current transaction is aborted, commands ignored until "
@@ -466,8 +466,8 @@ void SessionImpl::Terminate() {
 
 // ---- hooks --------------------------------------------------------------
 
-bool SessionImpl::GetSetting(const std::string &name, bool missing_ok,
-                             Value *value, PgError *error) {
+bool SessionImpl::GetSetting(const std::string& name, bool missing_ok,
+                             Value* value, PgError* error) {
   std::string v;
   if (!settings_.Show(name, &v, error)) {
     if (missing_ok) {
@@ -480,9 +480,9 @@ bool SessionImpl::GetSetting(const std::string &name, bool missing_ok,
   return true;
 }
 
-bool SessionImpl::SetSetting(const std::string &name, const Value &value,
-                             bool is_local, std::string *result,
-                             PgError *error) {
+bool SessionImpl::SetSetting(const std::string& name, const Value& value,
+                             bool is_local, std::string* result,
+                             PgError* error) {
   if (is_local && !in_block_ && !implicit_) {
     // As PostgreSQL: a transaction-local setting outside a transaction has
     // no lasting effect.
@@ -502,7 +502,7 @@ bool SessionImpl::SetSetting(const std::string &name, const Value &value,
 // statement_timeout in milliseconds (0: none), from its SHOW form ("90s").
 int64_t SessionImpl::StatementTimeoutMs() {
   std::string v = settings_.Get("statement_timeout");
-  char *end = nullptr;
+  char* end = nullptr;
   double n = std::strtod(v.c_str(), &end);
   std::string unit = end ? end : "";
   if (unit == "s")
@@ -516,7 +516,7 @@ int64_t SessionImpl::StatementTimeoutMs() {
   return static_cast<int64_t>(n);
 }
 
-bool SessionImpl::Sleep(double seconds, PgError *error) {
+bool SessionImpl::Sleep(double seconds, PgError* error) {
   std::unique_lock<std::mutex> lock(sleep_mu_);
   auto now = std::chrono::steady_clock::now();
   auto until = now + std::chrono::microseconds(
@@ -549,7 +549,7 @@ bool SessionImpl::Sleep(double seconds, PgError *error) {
 // Statements that write take the storage write lock when their
 // transaction begins: a read snapshot taken first could be outdated by
 // another session's commit before the write, and could then never write.
-static bool WritesStorage(const PgQuery__Node *node) {
+static bool WritesStorage(const PgQuery__Node* node) {
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_INSERT_STMT:
     case PG_QUERY__NODE__NODE_UPDATE_STMT:
@@ -576,7 +576,7 @@ static bool WritesStorage(const PgQuery__Node *node) {
 // A query that may call nextval/setval (or run a document command) writes
 // counters: its transaction takes the write lock from the start too. A
 // look at the text is enough (a false match only takes the lock early).
-static bool CallsWritingFunction(const std::string &text) {
+static bool CallsWritingFunction(const std::string& text) {
   auto contains = [&](std::string_view word) {
     return std::search(text.begin(), text.end(), word.begin(), word.end(),
                        [](char a, char b) {
@@ -587,9 +587,9 @@ static bool CallsWritingFunction(const std::string &text) {
   return contains("nextval") || contains("setval") || contains("kova.command");
 }
 
-bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError *error) {
+bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
   if (!plan->node) return true;  // empty query
-  const PgQuery__Node *node = plan->node;
+  const PgQuery__Node* node = plan->node;
   plan->writes = WritesStorage(node) || CallsWritingFunction(plan->text);
   statement_writes_ = plan->writes;
   switch (node->node_case) {
@@ -635,7 +635,7 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError *error) {
         std::string canonical = settings_.CanonicalName(name);
         plan->columns = {{canonical.empty() ? name : canonical}};
       }
-      for (auto &c : plan->columns) {
+      for (auto& c : plan->columns) {
         c.type_oid = oid::kText;
         c.type_size = -1;
       }
@@ -646,7 +646,7 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError *error) {
       return true;
     }
     case PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT: {
-      const PgQuery__DeclareCursorStmt *d = node->declare_cursor_stmt;
+      const PgQuery__DeclareCursorStmt* d = node->declare_cursor_stmt;
       auto inner = std::make_shared<Plan>();
       inner->tree = plan->tree;
       inner->node = d->query;
@@ -668,7 +668,7 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError *error) {
       return true;
     }
     case PG_QUERY__NODE__NODE_FETCH_STMT: {
-      const PgQuery__FetchStmt *f = node->fetch_stmt;
+      const PgQuery__FetchStmt* f = node->fetch_stmt;
       auto it = cursors_.find(f->portalname);
       if (it == cursors_.end()) {
         *error = Err("34000", "cursor \"" + std::string(f->portalname) +
@@ -705,8 +705,8 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError *error) {
   }
 }
 
-bool SessionImpl::AnalyzeValues(Plan *plan, PgError *error) {
-  const PgQuery__SelectStmt *s = plan->node->select_stmt;
+bool SessionImpl::AnalyzeValues(Plan* plan, PgError* error) {
+  const PgQuery__SelectStmt* s = plan->node->select_stmt;
   if (s->n_sort_clause > 0 || s->limit_count || s->limit_offset) {
     *error = Err("0A000",
                  "ORDER BY, LIMIT and OFFSET on VALUES are not "
@@ -716,7 +716,7 @@ bool SessionImpl::AnalyzeValues(Plan *plan, PgError *error) {
   Analyzer analyzer(this, plan->simple ? nullptr : &plan->param_types);
   size_t ncols = 0;
   for (size_t r = 0; r < s->n_values_lists; r++) {
-    const PgQuery__List *list = s->values_lists[r]->list;
+    const PgQuery__List* list = s->values_lists[r]->list;
     if (r == 0) {
       ncols = list->n_items;
     } else if (list->n_items != ncols) {
@@ -734,7 +734,7 @@ bool SessionImpl::AnalyzeValues(Plan *plan, PgError *error) {
   // Each column's type: the common type of its values (unknown -> text).
   for (size_t c = 0; c < ncols; c++) {
     uint32_t common = oid::kUnknown;
-    for (auto &row : plan->values) {
+    for (auto& row : plan->values) {
       uint32_t t = row[c]->type;
       if (t == oid::kUnknown || t == common) continue;
       if (common == oid::kUnknown) {
@@ -771,7 +771,7 @@ bool SessionImpl::AnalyzeValues(Plan *plan, PgError *error) {
       }
     }
     if (common == oid::kUnknown) common = oid::kText;
-    for (auto &row : plan->values) {
+    for (auto& row : plan->values) {
       std::unique_ptr<Expr> e(new Expr(std::move(*row[c])));
       if (!analyzer.Coerce(&e, common, -1, error)) return false;
       if (e->type != common) {
@@ -787,7 +787,7 @@ bool SessionImpl::AnalyzeValues(Plan *plan, PgError *error) {
     ColumnDesc col;
     col.name = "column" + std::to_string(c + 1);
     col.type_oid = common;
-    const types::TypeInfo *info = types::LookupType(common);
+    const types::TypeInfo* info = types::LookupType(common);
     col.type_size = info ? info->length : -1;
     plan->columns.push_back(col);
   }
@@ -796,8 +796,8 @@ bool SessionImpl::AnalyzeValues(Plan *plan, PgError *error) {
   return true;
 }
 
-bool SessionImpl::AnalyzeSelect(Plan *plan, PgError *error) {
-  const PgQuery__SelectStmt *s = plan->node->select_stmt;
+bool SessionImpl::AnalyzeSelect(Plan* plan, PgError* error) {
+  const PgQuery__SelectStmt* s = plan->node->select_stmt;
   if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE) {
     *error = Err("0A000", "UNION, INTERSECT and EXCEPT are not supported yet");
     return false;
@@ -812,9 +812,9 @@ bool SessionImpl::AnalyzeSelect(Plan *plan, PgError *error) {
     return false;
   }
   if (s->n_from_clause > 0) {
-    const PgQuery__Node *from = s->from_clause[0];
+    const PgQuery__Node* from = s->from_clause[0];
     if (from->node_case == PG_QUERY__NODE__NODE_RANGE_VAR) {
-      const PgQuery__RangeVar *rv = from->range_var;
+      const PgQuery__RangeVar* rv = from->range_var;
       std::string name = rv->schemaname && *rv->schemaname
                              ? std::string(rv->schemaname) + "." + rv->relname
                              : rv->relname;
@@ -831,10 +831,10 @@ bool SessionImpl::AnalyzeSelect(Plan *plan, PgError *error) {
   }
   Analyzer analyzer(this, plan->simple ? nullptr : &plan->param_types);
   for (size_t i = 0; i < s->n_target_list; i++) {
-    const PgQuery__ResTarget *t = s->target_list[i]->res_target;
-    const PgQuery__Node *val = t->val;
+    const PgQuery__ResTarget* t = s->target_list[i]->res_target;
+    const PgQuery__Node* val = t->val;
     if (val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF) {
-      const PgQuery__ColumnRef *c = val->column_ref;
+      const PgQuery__ColumnRef* c = val->column_ref;
       if (c->n_fields > 0 && c->fields[c->n_fields - 1]->node_case ==
                                  PG_QUERY__NODE__NODE_A_STAR) {
         *error = Err("42601", "SELECT * with no tables specified is not valid",
@@ -849,7 +849,7 @@ bool SessionImpl::AnalyzeSelect(Plan *plan, PgError *error) {
     ColumnDesc col;
     col.name = t->name && *t->name ? t->name : Analyzer::ColumnName(val);
     col.type_oid = expr->type;
-    const types::TypeInfo *info = types::LookupType(expr->type);
+    const types::TypeInfo* info = types::LookupType(expr->type);
     col.type_size = info ? info->length : -1;
     col.type_modifier = expr->typmod;
     plan->columns.push_back(col);
@@ -879,10 +879,10 @@ bool SessionImpl::AnalyzeSelect(Plan *plan, PgError *error) {
 
 // ---- execution ----------------------------------------------------------
 
-bool SessionImpl::EncodeRow(const std::vector<Value> &values,
-                            const std::vector<ColumnDesc> &columns,
-                            const std::vector<Format> &formats,
-                            std::vector<Datum> *out, PgError *error) {
+bool SessionImpl::EncodeRow(const std::vector<Value>& values,
+                            const std::vector<ColumnDesc>& columns,
+                            const std::vector<Format>& formats,
+                            std::vector<Datum>* out, PgError* error) {
   out->clear();
   for (size_t i = 0; i < columns.size(); i++) {
     if (!values[i]) {
@@ -902,19 +902,19 @@ bool SessionImpl::EncodeRow(const std::vector<Value> &values,
   return true;
 }
 
-bool SessionImpl::ComputeSelectRows(PortalImpl *portal, PgError *error) {
-  const Plan &plan = *portal->plan;
-  const PgQuery__Node *node = plan.node;
+bool SessionImpl::ComputeSelectRows(PortalImpl* portal, PgError* error) {
+  const Plan& plan = *portal->plan;
+  const PgQuery__Node* node = plan.node;
   std::vector<std::vector<Value>> rows;
   if (node->node_case == PG_QUERY__NODE__NODE_FETCH_STMT) {
-    const PgQuery__FetchStmt *f = node->fetch_stmt;
+    const PgQuery__FetchStmt* f = node->fetch_stmt;
     auto it = cursors_.find(f->portalname);
     if (it == cursors_.end()) {
       *error = Err("34000", "cursor \"" + std::string(f->portalname) +
                                 "\" does not exist");
       return false;
     }
-    Cursor &c = it->second;
+    Cursor& c = it->second;
     // FETCH ALL is how_many = LONG_MAX; FETCH 0 re-fetches the current row,
     // which a forward-only cursor over computed rows cannot do: none.
     size_t want = f->how_many < 0 ? 0 : static_cast<size_t>(f->how_many);
@@ -940,7 +940,7 @@ bool SessionImpl::ComputeSelectRows(PortalImpl *portal, PgError *error) {
   if (node->node_case == PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT) {
     std::string name = node->variable_show_stmt->name;
     if (name == "all") {
-      for (auto &row : settings_.ShowAll())
+      for (auto& row : settings_.ShowAll())
         rows.push_back({row[0], row[1], row[2]});
     } else {
       if (name == "transaction isolation level") name = "transaction_isolation";
@@ -951,7 +951,7 @@ bool SessionImpl::ComputeSelectRows(PortalImpl *portal, PgError *error) {
   } else if (plan.compiled) {
     return RunCompiledSelect(portal, error);
   } else if (!plan.values.empty()) {
-    for (const auto &exprs : plan.values) {
+    for (const auto& exprs : plan.values) {
       std::vector<Value> row(exprs.size());
       for (size_t i = 0; i < exprs.size(); i++) {
         if (!Evaluate(*exprs[i], portal->params, this, &row[i], error))
@@ -975,7 +975,7 @@ bool SessionImpl::ComputeSelectRows(PortalImpl *portal, PgError *error) {
     }
     if (keep) rows.push_back(std::move(row));
   }
-  for (const auto &row : rows) {
+  for (const auto& row : rows) {
     std::vector<Datum> encoded;
     if (!EncodeRow(row, plan.columns, portal->formats, &encoded, error))
       return false;
@@ -984,9 +984,9 @@ bool SessionImpl::ComputeSelectRows(PortalImpl *portal, PgError *error) {
   return true;
 }
 
-ExecuteResult SessionImpl::Run(PortalImpl *portal, int64_t max_rows,
-                               ResultSink *sink, bool simple) {
-  const Plan &plan = *portal->plan;
+ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
+                               ResultSink* sink, bool simple) {
+  const Plan& plan = *portal->plan;
   if (!plan.node) {
     ExecuteResult r;
     r.empty_query = true;
@@ -995,8 +995,8 @@ ExecuteResult SessionImpl::Run(PortalImpl *portal, int64_t max_rows,
   statement_writes_ = plan.writes;
   statement_seq_++;
   struct Running {
-    std::atomic<bool> &flag;
-    explicit Running(std::atomic<bool> &f) : flag(f) { flag = true; }
+    std::atomic<bool>& flag;
+    explicit Running(std::atomic<bool>& f) : flag(f) { flag = true; }
     ~Running() { flag = false; }
   } running(running_);
 

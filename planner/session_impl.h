@@ -29,18 +29,18 @@ struct RoleRecord {
 };
 
 // Engine services used by sessions (engine.cc).
-bool EngineCreateRole(Engine *engine, const RoleRecord &role, PgError *e);
-bool EngineFindRole(Engine *engine, std::string_view name, RoleRecord *role);
-bool EngineUpdateRole(Engine *engine, const RoleRecord &role, PgError *e);
-bool EngineDropRole(Engine *engine, std::string_view name, PgError *e);
-bool EngineCreateDatabase(Engine *engine, std::string_view name, PgError *e);
-bool EngineDropDatabase(Engine *engine, std::string_view name, PgError *e);
+bool EngineCreateRole(Engine* engine, const RoleRecord& role, PgError* e);
+bool EngineFindRole(Engine* engine, std::string_view name, RoleRecord* role);
+bool EngineUpdateRole(Engine* engine, const RoleRecord& role, PgError* e);
+bool EngineDropRole(Engine* engine, std::string_view name, PgError* e);
+bool EngineCreateDatabase(Engine* engine, std::string_view name, PgError* e);
+bool EngineDropDatabase(Engine* engine, std::string_view name, PgError* e);
 std::string MakeMd5Password(std::string_view password, std::string_view user);
 
 // An analysed statement.
 struct Plan {
   std::shared_ptr<sql::ParseTree> tree;  // keeps `node` alive
-  const PgQuery__Node *node = nullptr;   // null: empty query
+  const PgQuery__Node* node = nullptr;   // null: empty query
   std::string text;
   std::vector<uint32_t> param_types;
   std::vector<ColumnDesc> columns;
@@ -66,14 +66,14 @@ class PreparedStatementImpl : public PreparedStatement {
  public:
   explicit PreparedStatementImpl(std::shared_ptr<Plan> plan)
       : plan_(std::move(plan)) {}
-  const std::string &text() const override { return plan_->text; }
-  const std::vector<uint32_t> &param_types() const override {
+  const std::string& text() const override { return plan_->text; }
+  const std::vector<uint32_t>& param_types() const override {
     return plan_->param_types;
   }
-  const std::vector<ColumnDesc> &columns() const override {
+  const std::vector<ColumnDesc>& columns() const override {
     return plan_->columns;
   }
-  const std::shared_ptr<Plan> &plan() const { return plan_; }
+  const std::shared_ptr<Plan>& plan() const { return plan_; }
 
  private:
   std::shared_ptr<Plan> plan_;
@@ -81,10 +81,10 @@ class PreparedStatementImpl : public PreparedStatement {
 
 class PortalImpl : public Portal {
  public:
-  const std::vector<ColumnDesc> &columns() const override {
+  const std::vector<ColumnDesc>& columns() const override {
     return plan->columns;
   }
-  const std::vector<Format> &result_formats() const override { return formats; }
+  const std::vector<Format>& result_formats() const override { return formats; }
   std::shared_ptr<Plan> plan;
   std::vector<Value> params;
   std::vector<Format> formats;  // one per column
@@ -100,38 +100,38 @@ class SessionImpl : public Session, public SessionHooks {
   friend class DmlRunner;
 
  public:
-  SessionImpl(Engine *engine, std::unique_ptr<docstore::Session> storage,
+  SessionImpl(Engine* engine, std::unique_ptr<docstore::Session> storage,
               std::string user, std::string database, bool superuser,
               std::string server_version, int pid);
   ~SessionImpl() override;
 
   bool ApplyStartup(
-      const std::vector<std::pair<std::string, std::string>> &startup,
-      PgError *error);
+      const std::vector<std::pair<std::string, std::string>>& startup,
+      PgError* error);
 
   // Session
   std::vector<std::pair<std::string, std::string>> ReportedSettings() override;
   std::vector<std::pair<std::string, std::string>> TakeReportChanges() override;
   char TransactionStatus() override;
-  void SimpleQuery(std::string_view text, ResultSink *sink,
-                   const std::function<void(const ExecuteResult &)>
-                       &on_statement_done) override;
-  bool Parse(std::string_view text, const std::vector<uint32_t> &param_types,
-             std::unique_ptr<PreparedStatement> *statement,
-             PgError *error) override;
-  bool Bind(const PreparedStatement &statement,
-            const std::vector<Datum> &params,
-            const std::vector<Format> &param_formats,
-            const std::vector<Format> &result_formats,
-            std::unique_ptr<Portal> *portal, PgError *error) override;
-  ExecuteResult Execute(Portal *portal, int64_t max_rows,
-                        ResultSink *sink) override;
+  void SimpleQuery(std::string_view text, ResultSink* sink,
+                   const std::function<void(const ExecuteResult&)>&
+                       on_statement_done) override;
+  bool Parse(std::string_view text, const std::vector<uint32_t>& param_types,
+             std::unique_ptr<PreparedStatement>* statement,
+             PgError* error) override;
+  bool Bind(const PreparedStatement& statement,
+            const std::vector<Datum>& params,
+            const std::vector<Format>& param_formats,
+            const std::vector<Format>& result_formats,
+            std::unique_ptr<Portal>* portal, PgError* error) override;
+  ExecuteResult Execute(Portal* portal, int64_t max_rows,
+                        ResultSink* sink) override;
   void Sync() override;
   void Cancel() override;
   void Terminate() override;
 
   // SessionHooks
-  const types::TypeContext &type_context() override {
+  const types::TypeContext& type_context() override {
     return settings_.type_context();
   }
   std::string CurrentUser() override { return user_; }
@@ -140,14 +140,14 @@ class SessionImpl : public Session, public SessionHooks {
   int BackendPid() override { return pid_; }
   int64_t TransactionStartMicros() override;
   int64_t StatementStartMicros() override { return statement_start_; }
-  bool GetSetting(const std::string &name, bool missing_ok, Value *value,
-                  PgError *error) override;
-  bool SetSetting(const std::string &name, const Value &value, bool is_local,
-                  std::string *result, PgError *error) override;
-  bool Sleep(double seconds, PgError *error) override;
-  bool CallSessionFunction(const std::string &name,
-                           const std::vector<Value> &args, Value *out,
-                           PgError *error) override;
+  bool GetSetting(const std::string& name, bool missing_ok, Value* value,
+                  PgError* error) override;
+  bool SetSetting(const std::string& name, const Value& value, bool is_local,
+                  std::string* result, PgError* error) override;
+  bool Sleep(double seconds, PgError* error) override;
+  bool CallSessionFunction(const std::string& name,
+                           const std::vector<Value>& args, Value* out,
+                           PgError* error) override;
   int64_t StatementTimeoutMs();
 
  private:
@@ -157,125 +157,125 @@ class SessionImpl : public Session, public SessionHooks {
   // COPY (copy.cc, copy_in.cc).
   friend class CopyRunner;
   // Analysis (Parse) and execution of one statement.
-  bool Analyze(std::shared_ptr<Plan> plan, PgError *error);
-  bool AnalyzeSelect(Plan *plan, PgError *error);
-  bool AnalyzeValues(Plan *plan, PgError *error);
-  ExecuteResult Run(PortalImpl *portal, int64_t max_rows, ResultSink *sink,
+  bool Analyze(std::shared_ptr<Plan> plan, PgError* error);
+  bool AnalyzeSelect(Plan* plan, PgError* error);
+  bool AnalyzeValues(Plan* plan, PgError* error);
+  ExecuteResult Run(PortalImpl* portal, int64_t max_rows, ResultSink* sink,
                     bool simple);
-  ExecuteResult RunUtility(const Plan &plan, ResultSink *sink);
-  ExecuteResult RunTransaction(const PgQuery__TransactionStmt *stmt,
-                               ResultSink *sink);
-  ExecuteResult RunSet(const PgQuery__VariableSetStmt *stmt, ResultSink *sink);
-  bool ApplyTransactionOptions(PgQuery__Node *const *options, size_t n,
-                               PgError *error);
+  ExecuteResult RunUtility(const Plan& plan, ResultSink* sink);
+  ExecuteResult RunTransaction(const PgQuery__TransactionStmt* stmt,
+                               ResultSink* sink);
+  ExecuteResult RunSet(const PgQuery__VariableSetStmt* stmt, ResultSink* sink);
+  bool ApplyTransactionOptions(PgQuery__Node* const* options, size_t n,
+                               PgError* error);
   // 25006 inside a read-only transaction.
-  bool CheckWritable(const char *what, PgError *error);
-  ExecuteResult RunShow(const PgQuery__VariableShowStmt *stmt, ResultSink *sink,
-                        PortalImpl *portal);
-  ExecuteResult RunCreateRole(const PgQuery__CreateRoleStmt *stmt);
-  ExecuteResult RunAlterRole(const PgQuery__AlterRoleStmt *stmt);
-  ExecuteResult RunRenameRole(const PgQuery__RenameStmt *stmt,
-                              ResultSink *sink);
-  ExecuteResult RunDropRole(const PgQuery__DropRoleStmt *stmt,
-                            ResultSink *sink);
-  ExecuteResult RunCopy(const Plan &plan, ResultSink *sink);
-  ExecuteResult RunDeclare(const Plan &plan, const std::vector<Value> &params);
-  bool ComputeSelectRows(PortalImpl *portal, PgError *error);
+  bool CheckWritable(const char* what, PgError* error);
+  ExecuteResult RunShow(const PgQuery__VariableShowStmt* stmt, ResultSink* sink,
+                        PortalImpl* portal);
+  ExecuteResult RunCreateRole(const PgQuery__CreateRoleStmt* stmt);
+  ExecuteResult RunAlterRole(const PgQuery__AlterRoleStmt* stmt);
+  ExecuteResult RunRenameRole(const PgQuery__RenameStmt* stmt,
+                              ResultSink* sink);
+  ExecuteResult RunDropRole(const PgQuery__DropRoleStmt* stmt,
+                            ResultSink* sink);
+  ExecuteResult RunCopy(const Plan& plan, ResultSink* sink);
+  ExecuteResult RunDeclare(const Plan& plan, const std::vector<Value>& params);
+  bool ComputeSelectRows(PortalImpl* portal, PgError* error);
 
   // ---- Tables (tables.cc, ddl_table.cc, dml.cc, sequences.cc) ----
   // The catalog of the current database as of the storage snapshot.
-  bool LoadCatalog(PgError *error);
-  CompileContext MakeCompileContext(Plan *plan);
-  bool IsTableStatement(const PgQuery__Node *node);
-  bool AnalyzeTableSelect(Plan *plan, PgError *error);
-  bool RunCompiledSelect(PortalImpl *portal, PgError *error);
+  bool LoadCatalog(PgError* error);
+  CompileContext MakeCompileContext(Plan* plan);
+  bool IsTableStatement(const PgQuery__Node* node);
+  bool AnalyzeTableSelect(Plan* plan, PgError* error);
+  bool RunCompiledSelect(PortalImpl* portal, PgError* error);
   // Re-analyses a plan whose catalog changed since it was analysed.
-  bool RefreshPlan(Plan *plan, PgError *error);
-  bool AnalyzeInsert(Plan *plan, PgError *error);
+  bool RefreshPlan(Plan* plan, PgError* error);
+  bool AnalyzeInsert(Plan* plan, PgError* error);
   // CREATE TABLE AS / SELECT INTO (ddl_ctas.cc).
-  bool AnalyzeCreateTableAs(Plan *plan, PgError *error);
-  ExecuteResult RunCreateTableAs(PortalImpl *portal, ResultSink *sink);
-  bool AnalyzeUpdate(Plan *plan, PgError *error);
-  bool AnalyzeDelete(Plan *plan, PgError *error);
-  bool RunDml(PortalImpl *portal, PgError *error);
+  bool AnalyzeCreateTableAs(Plan* plan, PgError* error);
+  ExecuteResult RunCreateTableAs(PortalImpl* portal, ResultSink* sink);
+  bool AnalyzeUpdate(Plan* plan, PgError* error);
+  bool AnalyzeDelete(Plan* plan, PgError* error);
+  bool RunDml(PortalImpl* portal, PgError* error);
   // COPY FROM: an insert plan for the table (defaults, constraints, no
   // RETURNING), then rows through the INSERT pipeline one at a time. `row`
   // holds a value per table column (canonical text of the column's type);
   // provided[i] false means the column takes its default / counter value.
-  bool PrepareCopyInsert(const catalog::Table *table,
-                         std::shared_ptr<struct DmlPlan> *out, PgError *error);
-  bool InsertCopyRow(const struct DmlPlan &dml, std::vector<Value> *row,
-                     std::vector<bool> *provided, PgError *error);
+  bool PrepareCopyInsert(const catalog::Table* table,
+                         std::shared_ptr<struct DmlPlan>* out, PgError* error);
+  bool InsertCopyRow(const struct DmlPlan& dml, std::vector<Value>* row,
+                     std::vector<bool>* provided, PgError* error);
   // COPY FROM in batches: the document of a row (defaults and constraints
   // applied), and the error of a failed docstore::Session::InsertMany.
-  bool BuildCopyDocument(const struct DmlPlan &dml, std::vector<Value> *row,
-                         std::vector<bool> *provided, bson_t *doc,
-                         PgError *error);
-  PgError CopyInsertError(const struct DmlPlan &dml, const docstore::Status &s,
-                          const std::vector<Value> &row);
-  ExecuteResult RunCreateTable(const PgQuery__CreateStmt *stmt,
-                               ResultSink *sink);
-  ExecuteResult RunDrop(const PgQuery__DropStmt *stmt, ResultSink *sink);
-  ExecuteResult RunCreateSequence(const PgQuery__CreateSeqStmt *stmt,
-                                  ResultSink *sink);
-  ExecuteResult RunAlterSequence(const PgQuery__AlterSeqStmt *stmt,
-                                 ResultSink *sink);
-  ExecuteResult RunCreateIndex(const PgQuery__IndexStmt *stmt,
-                               ResultSink *sink);
-  ExecuteResult RunCreateSchema(const PgQuery__CreateSchemaStmt *stmt,
-                                ResultSink *sink);
-  ExecuteResult RunTruncate(const PgQuery__TruncateStmt *stmt);
-  ExecuteResult RunAlterTable(const PgQuery__AlterTableStmt *stmt,
-                              ResultSink *sink);
-  ExecuteResult RunCreateView(const PgQuery__ViewStmt *stmt, const Plan &plan);
-  ExecuteResult RunComment(const PgQuery__CommentStmt *stmt);
-  ExecuteResult RunRenameObject(const PgQuery__RenameStmt *stmt,
-                                ResultSink *sink);
+  bool BuildCopyDocument(const struct DmlPlan& dml, std::vector<Value>* row,
+                         std::vector<bool>* provided, bson_t* doc,
+                         PgError* error);
+  PgError CopyInsertError(const struct DmlPlan& dml, const docstore::Status& s,
+                          const std::vector<Value>& row);
+  ExecuteResult RunCreateTable(const PgQuery__CreateStmt* stmt,
+                               ResultSink* sink);
+  ExecuteResult RunDrop(const PgQuery__DropStmt* stmt, ResultSink* sink);
+  ExecuteResult RunCreateSequence(const PgQuery__CreateSeqStmt* stmt,
+                                  ResultSink* sink);
+  ExecuteResult RunAlterSequence(const PgQuery__AlterSeqStmt* stmt,
+                                 ResultSink* sink);
+  ExecuteResult RunCreateIndex(const PgQuery__IndexStmt* stmt,
+                               ResultSink* sink);
+  ExecuteResult RunCreateSchema(const PgQuery__CreateSchemaStmt* stmt,
+                                ResultSink* sink);
+  ExecuteResult RunTruncate(const PgQuery__TruncateStmt* stmt);
+  ExecuteResult RunAlterTable(const PgQuery__AlterTableStmt* stmt,
+                              ResultSink* sink);
+  ExecuteResult RunCreateView(const PgQuery__ViewStmt* stmt, const Plan& plan);
+  ExecuteResult RunComment(const PgQuery__CommentStmt* stmt);
+  ExecuteResult RunRenameObject(const PgQuery__RenameStmt* stmt,
+                                ResultSink* sink);
   // SQL PREPARE / EXECUTE and VACUUM / ANALYZE (prepare.cc).
-  bool AnalyzePrepare(Plan *plan, PgError *error);
-  ExecuteResult RunPrepare(const Plan &plan);
-  bool AnalyzeExecute(Plan *plan, PgError *error);
-  ExecuteResult RunExecute(PortalImpl *portal, int64_t max_rows,
-                           ResultSink *sink, bool simple);
-  ExecuteResult RunVacuum(const PgQuery__VacuumStmt *stmt);
+  bool AnalyzePrepare(Plan* plan, PgError* error);
+  ExecuteResult RunPrepare(const Plan& plan);
+  bool AnalyzeExecute(Plan* plan, PgError* error);
+  ExecuteResult RunExecute(PortalImpl* portal, int64_t max_rows,
+                           ResultSink* sink, bool simple);
+  ExecuteResult RunVacuum(const PgQuery__VacuumStmt* stmt);
   std::map<std::string, std::shared_ptr<Plan>> sql_prepared_;
   // Tables created or truncated in the current transaction and savepoint
   // level (COPY FREEZE is allowed on them, as PostgreSQL allows it).
   std::map<std::string, std::pair<int64_t, size_t>> fresh_tables_;
-  void MarkFreshTable(const std::string &qualified) {
+  void MarkFreshTable(const std::string& qualified) {
     if (in_block_ || implicit_)
       fresh_tables_[qualified] = {txn_start_, savepoints_.size()};
   }
-  bool IsFreshTable(const std::string &qualified) const {
+  bool IsFreshTable(const std::string& qualified) const {
     auto it = fresh_tables_.find(qualified);
     return (in_block_ || implicit_) && it != fresh_tables_.end() &&
            it->second == std::make_pair(txn_start_, savepoints_.size());
   }
   std::unique_ptr<PortalImpl> execute_portal_;
   // A storage status as a PostgreSQL error.
-  PgError TableError(const docstore::Status &s);
+  PgError TableError(const docstore::Status& s);
   // Sequence helpers (sequences.cc).
-  bool ResolveSequence(const std::string &name, const catalog::Sequence **seq,
-                       PgError *error);
-  bool NextValue(const catalog::Sequence &seq, int64_t *value, PgError *error);
+  bool ResolveSequence(const std::string& name, const catalog::Sequence** seq,
+                       PgError* error);
+  bool NextValue(const catalog::Sequence& seq, int64_t* value, PgError* error);
   // Storage writes need the write lock for the whole transaction.
   docstore::Status EnsureWriteTransaction();
   docstore::Status CommitStorage();
   docstore::Status ApplyDurability();
   int durable_commits_ = -1;  // PRAGMA synchronous applied: 1 FULL, 0 NORMAL
   // The table's docstore collection table (quoted SQLite name).
-  bool CollectionTable(const std::string &collection, std::string *table,
-                       PgError *error);
-  bool EncodeRow(const std::vector<Value> &values,
-                 const std::vector<ColumnDesc> &columns,
-                 const std::vector<Format> &formats, std::vector<Datum> *out,
-                 PgError *error);
+  bool CollectionTable(const std::string& collection, std::string* table,
+                       PgError* error);
+  bool EncodeRow(const std::vector<Value>& values,
+                 const std::vector<ColumnDesc>& columns,
+                 const std::vector<Format>& formats, std::vector<Datum>* out,
+                 PgError* error);
 
   // Parse trees by query text: clients resend the same text (simple
   // protocol, unnamed statements), and parsing costs more than running a
   // simple statement. Trees are immutable, so sharing them is safe.
-  bool ParseCached(std::string_view text, std::shared_ptr<sql::ParseTree> *tree,
-                   PgError *error);
+  bool ParseCached(std::string_view text, std::shared_ptr<sql::ParseTree>* tree,
+                   PgError* error);
 
   // Transaction state.
   void BeginImplicit();
@@ -284,10 +284,10 @@ class SessionImpl : public Session, public SessionHooks {
   docstore::Status EnsureStorageTransaction();
   void EndImplicit(bool commit);
   void OnStatementError();
-  void Notice(ResultSink *sink, const char *severity, const char *sqlstate,
+  void Notice(ResultSink* sink, const char* severity, const char* sqlstate,
               std::string message);
 
-  Engine *engine_;
+  Engine* engine_;
   std::unique_ptr<docstore::Session> storage_;
   std::string user_;
   std::string database_;
@@ -336,8 +336,8 @@ class SessionImpl : public Session, public SessionHooks {
   std::unordered_map<std::string, std::string> collection_tables_;
   // Statements the planner runs directly (foreign key probes, ON CONFLICT
   // lookups), prepared once per session.
-  std::unordered_map<std::string, sqlite3_stmt *> statement_cache_;
-  sqlite3_stmt *CachedStatement(const std::string &sql, PgError *error);
+  std::unordered_map<std::string, sqlite3_stmt*> statement_cache_;
+  sqlite3_stmt* CachedStatement(const std::string& sql, PgError* error);
 
   std::atomic<bool> running_{false};
   std::atomic<bool> cancel_{false};
