@@ -2,6 +2,7 @@
 #include "planner/query.h"
 
 #include "planner/expr_internal.h"
+#include "planner/types_array.h"
 
 namespace kova::planner {
 using namespace expr_detail;
@@ -764,6 +765,28 @@ std::string QueryCompiler::EmitFallback(const Expr& e) {
   return sql;
 }
 
+std::string QueryCompiler::EmitArrayMembership(const Expr& e) {
+  const Expr* cmp = e.element_op.get();
+  bool any = e.name == "any";
+  if (!cmp || cmp->kind != Expr::Kind::kOperator || cmp->args.size() != 2 ||
+      cmp->name != (any ? "=" : "<>"))
+    return "";
+  const Expr& p0 = *cmp->args[0];
+  const Expr& p1 = *cmp->args[1];
+  if (p0.kind != Expr::Kind::kParam || p1.kind != Expr::Kind::kParam ||
+      p0.param != 0 || p1.param != 1 || !NativeComparable(p0.type, p1.type))
+    return "";
+  uint32_t array_type = e.args[1]->type;
+  uint32_t element = types::ArrayElementType(array_type);
+  std::string left = Emit(*e.args[0]);
+  const char* coll = CollationOf(element);
+  if (*coll) left = "(" + left + " COLLATE " + coll + ")";
+  return "(" + left + (any ? " IN " : " NOT IN ") +
+         "(SELECT kova_array_elem(json_extract(value, '$[0]'), " +
+         std::to_string(element) + ") FROM json_each(kova_array_rows(" +
+         std::to_string(array_type) + ", " + Emit(*e.args[1]) + "))))";
+}
+
 std::string QueryCompiler::EmitOperator(const Expr& e) {
   const std::string& op = e.name;
   if (e.args.size() == 1) {
@@ -948,6 +971,11 @@ std::string QueryCompiler::Emit(const Expr& e) {
              " LIMIT 2)), (" + e.subquery_sql + "))";
     }
     case Expr::Kind::kFunction:
+      if (e.name == "any" || e.name == "all") {
+        std::string sql = EmitArrayMembership(e);
+        if (!sql.empty()) return sql;
+      }
+      return EmitFallback(e);
     case Expr::Kind::kMinMax:
       return EmitFallback(e);
   }

@@ -154,6 +154,10 @@ class QueryCompiler : public ExprScope {
   std::string Bind(uint32_t type, const Value& value);
   std::string EmitFallback(const Expr& e);
   std::string EmitOperator(const Expr& e);
+  // x = ANY(array) / x <> ALL(array) as SQLite's IN / NOT IN over the
+  // array's elements (an index on x can serve it); "" when the comparison
+  // is not one SQLite makes itself (query_array.cc).
+  std::string EmitArrayMembership(const Expr& e);
   static bool HasAggregate(const Expr& e);
   std::string EmitAggregateCall(const Expr& e,
                                 const std::vector<const Expr*>& args);

@@ -245,3 +245,13 @@ SELECT a, count(*) FROM arr_num GROUP BY a ORDER BY a;
 SELECT * FROM arr_num WHERE a = '{1}' ORDER BY a;
 SELECT array_agg(a ORDER BY a), max(a), min(a) FROM arr_num;
 DROP TABLE arr2, arr_num;
+-- = ANY / <> ALL over tables (compiled to IN / NOT IN over the elements).
+CREATE TABLE arr_big (id int PRIMARY KEY, v text);
+INSERT INTO arr_big SELECT g, 'x' || g FROM generate_series(1, 50) g;
+SELECT id FROM arr_big WHERE id = ANY('{5,7,40,NULL}') ORDER BY id;
+SELECT count(*) FROM arr_big WHERE id <> ALL('{5,7}');
+SELECT count(*) FROM arr_big WHERE id <> ALL('{5,NULL}');
+SELECT id, (id = ANY('{1,NULL}')) AS m FROM arr_big WHERE id < 4 ORDER BY id;
+SELECT v FROM arr_big WHERE v = ANY(ARRAY['x5', 'x9']) OR id::bigint = ANY('{10}'::bigint[]) ORDER BY v;
+SELECT count(*) FROM arr_big WHERE id = ANY('{}');
+DROP TABLE arr_big;
