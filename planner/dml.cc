@@ -182,13 +182,12 @@ bool Assignable(uint32_t from, uint32_t to) {
 bool CoerceForColumn(Analyzer* analyzer, std::unique_ptr<Expr>* e,
                      const catalog::Column& col, PgError* error);
 
-// SET a[i][j] = x: subscripts only (slices and fields are not supported).
+// SET a[i][j] = x or a[i:j] = array: subscripts (fields are not
+// supported).
 bool ArrayAssignable(const PgQuery__ResTarget* t) {
   for (size_t i = 0; i < t->n_indirection; i++) {
     const PgQuery__Node* n = t->indirection[i];
-    if (n->node_case != PG_QUERY__NODE__NODE_A_INDICES ||
-        n->a_indices->is_slice)
-      return false;
+    if (n->node_case != PG_QUERY__NODE__NODE_A_INDICES) return false;
   }
   return true;
 }
@@ -221,25 +220,54 @@ bool AssignArrayElement(QueryCompiler* compiler, const PgQuery__ResTarget* t,
       for (const auto& c : entry.columns)
         if (c.name == col.name) column->name = c.sql;
   e->args.push_back(std::move(column));
+  // A slice anywhere makes every subscript a slice (a[i] is a[1:i]); the
+  // flags say which bounds were written, as for reading a slice.
+  bool slice = false;
+  for (size_t i = 0; i < t->n_indirection; i++)
+    slice |= t->indirection[i]->a_indices->is_slice;
+  std::string flags;
   for (size_t i = 0; i < t->n_indirection; i++) {
-    std::unique_ptr<Expr> idx;
-    if (!compiler->AnalyzeExpr(t->indirection[i]->a_indices->uidx, &idx,
-                               error) ||
-        !compiler->analyzer()->Coerce(&idx, oid::kInt4, -1, error))
-      return false;
-    if (!IsNumber(idx->type)) {
-      *error =
-          Err("42804", "array subscript must have type integer", idx->location);
-      return false;
+    const PgQuery__AIndices* ai = t->indirection[i]->a_indices;
+    std::vector<const PgQuery__Node*> bounds = {ai->uidx};
+    if (slice) {
+      bounds = {ai->is_slice ? ai->lidx : nullptr, ai->uidx};
+      flags += !ai->is_slice          ? 'i'
+               : ai->lidx && ai->uidx ? 's'
+               : ai->lidx             ? 'l'
+               : ai->uidx             ? 'u'
+                                      : 'n';
     }
-    if (idx->type != oid::kInt4) {
-      auto cast = std::make_unique<Expr>();
-      cast->kind = Expr::Kind::kCast;
-      cast->type = oid::kInt4;
-      cast->args.push_back(std::move(idx));
-      idx = std::move(cast);
+    for (const PgQuery__Node* bound : bounds) {
+      std::unique_ptr<Expr> idx;
+      if (!bound) {
+        auto null = std::make_unique<Expr>();
+        null->kind = Expr::Kind::kConst;
+        null->type = oid::kInt4;
+        e->args.push_back(std::move(null));
+        continue;
+      }
+      if (!compiler->AnalyzeExpr(bound, &idx, error) ||
+          !compiler->analyzer()->Coerce(&idx, oid::kInt4, -1, error))
+        return false;
+      if (!IsNumber(idx->type)) {
+        *error = Err("42804", "array subscript must have type integer",
+                     idx->location);
+        return false;
+      }
+      if (idx->type != oid::kInt4) {
+        auto cast = std::make_unique<Expr>();
+        cast->kind = Expr::Kind::kCast;
+        cast->type = oid::kInt4;
+        cast->args.push_back(std::move(idx));
+        idx = std::move(cast);
+      }
+      e->args.push_back(std::move(idx));
     }
-    e->args.push_back(std::move(idx));
+  }
+  if (slice) {
+    e->name = "array_assign_slice";
+    e->value = flags;
+    element = col.type;  // the source is an array
   }
   catalog::Column as_element = col;
   as_element.type = element;

@@ -349,6 +349,122 @@ bool AssignElement(const Expr& e, const std::vector<Value>& args,
   return true;
 }
 
+// array_set_slice: a[l:u] = source (SET a[1:2] = ...). One-dimensional
+// arrays extend (gaps become NULL); in several dimensions the slice must be
+// within the array.
+bool AssignSlice(const Expr& e, const std::vector<Value>& args,
+                 const types::TypeContext& ctx, Value* out, PgError* error) {
+  const std::string& flags = *e.value;
+  size_t nsub = flags.size();
+  const Value& source = args.back();
+  if (!source) {  // a NULL source changes nothing
+    *out = args[0];
+    return true;
+  }
+  ArrayValue v, src;
+  if ((args[0] && !Parse(e.args[0]->type, *args[0], ctx, &v, error)) ||
+      !Parse(e.args[0]->type, *source, ctx, &src, error))
+    return false;
+  std::vector<int64_t> lo(nsub), hi(nsub);
+  for (size_t i = 0; i < nsub; i++) {
+    const Value& l = args[1 + 2 * i];
+    const Value& u = args[2 + 2 * i];
+    char f = flags[i];
+    bool has_lo = f == 's' || f == 'l', has_up = f != 'l' && f != 'n';
+    if ((has_lo && !l) || (has_up && !u)) {
+      *error = Err("22004", "array subscript in assignment must not be null");
+      return false;
+    }
+    if (v.items.empty() && (!has_up || (f != 'i' && !has_lo))) {
+      *error =
+          Err("2202E", "array slice subscript must provide both boundaries");
+      error->detail =
+          "When assigning to a slice of an empty array value, slice "
+          "boundaries must be fully specified.";
+      return false;
+    }
+    int64_t lb = i < v.dims.size() ? v.lbounds[i] : 1;
+    int64_t ub = i < v.dims.size() ? lb + v.dims[i] - 1 : 0;
+    lo[i] = f == 'i' ? 1 : has_lo ? 0 : lb;
+    if (has_lo) ToInt64(*l, &lo[i]);
+    hi[i] = ub;
+    if (has_up) ToInt64(*u, &hi[i]);
+    if (lo[i] > hi[i]) {
+      *error = Err("2202E", "upper bound cannot be less than lower bound");
+      return false;
+    }
+  }
+  size_t needed = 1;
+  for (size_t i = 0; i < nsub; i++) needed *= hi[i] - lo[i] + 1;
+  if (v.items.empty()) {
+    if (src.items.size() < needed) {
+      *error = Err("2202E", "source array too small");
+      return false;
+    }
+    ArrayValue r;
+    for (size_t i = 0; i < nsub; i++) {
+      r.dims.push_back(static_cast<int32_t>(hi[i] - lo[i] + 1));
+      r.lbounds.push_back(static_cast<int32_t>(lo[i]));
+    }
+    r.items.assign(src.items.begin(), src.items.begin() + needed);
+    *out = FormatArray(r);
+    return true;
+  }
+  if (v.dims.size() == 1 && nsub == 1) {
+    int64_t lb = v.lbounds[0], ub = lb + v.dims[0] - 1;
+    if (src.items.size() < needed) {
+      *error = Err("2202E", "source array too small");
+      return false;
+    }
+    int64_t new_lb = std::min(lb, lo[0]), new_ub = std::max(ub, hi[0]);
+    std::vector<Value> items(new_ub - new_lb + 1);
+    for (int64_t k = lb; k <= ub; k++) items[k - new_lb] = v.items[k - lb];
+    for (int64_t k = lo[0]; k <= hi[0]; k++)
+      items[k - new_lb] = src.items[k - lo[0]];
+    v.items = std::move(items);
+    v.dims = {static_cast<int32_t>(v.items.size())};
+    v.lbounds = {static_cast<int32_t>(new_lb)};
+    *out = FormatArray(v);
+    return true;
+  }
+  if (nsub > v.dims.size()) {
+    *error = Err("2202E", "wrong number of array subscripts");
+    return false;
+  }
+  // Several dimensions: the slice (full range in unnamed dimensions) must
+  // lie within the array; its elements take the source's in order.
+  size_t ndim = v.dims.size();
+  lo.resize(ndim);
+  hi.resize(ndim);
+  needed = 1;
+  for (size_t i = 0; i < ndim; i++) {
+    int64_t lb = v.lbounds[i], ub = lb + v.dims[i] - 1;
+    if (i >= nsub) lo[i] = lb, hi[i] = ub;
+    if (lo[i] < lb || hi[i] > ub) {
+      *error = Err("2202E", "array subscript out of range");
+      return false;
+    }
+    needed *= hi[i] - lo[i] + 1;
+  }
+  if (src.items.size() < needed) {
+    *error = Err("2202E", "source array too small");
+    return false;
+  }
+  std::vector<int64_t> idx(lo);
+  for (size_t n = 0; n < needed; n++) {
+    int64_t offset = 0;
+    for (size_t i = 0; i < ndim; i++)
+      offset = offset * v.dims[i] + (idx[i] - v.lbounds[i]);
+    v.items[offset] = src.items[n];
+    for (size_t d = ndim; d-- > 0;) {
+      if (++idx[d] <= hi[d]) break;
+      idx[d] = lo[d];
+    }
+  }
+  *out = FormatArray(v);
+  return true;
+}
+
 }  // namespace
 
 bool expr_detail::CompareArrays(uint32_t type, const std::string& l,
@@ -397,6 +513,7 @@ bool expr_detail::EvalArrayFunction(const Expr& e,
   if (n == "array") return Construct(e, args, ctx, out, error);
   if (n == "subscript") return Subscript(e, args, ctx, out, error);
   if (n == "array_assign") return AssignElement(e, args, ctx, out, error);
+  if (n == "array_assign_slice") return AssignSlice(e, args, ctx, out, error);
   if (n == "any" || n == "all")
     return ScalarArrayOp(e, args, hooks, out, error);
   auto parse = [&](size_t i, ArrayValue* v) {
