@@ -351,9 +351,10 @@ bool ParseArray(std::string_view text, uint32_t element, int32_t typmod,
     if (p >= text.size() || text[p] != '{')
       return Malformed(error, text, "Array contents must start with \"{\".");
   }
+  // ArrayCount's errors quote the literal from its first brace.
   std::string_view body = text.substr(p);
-  if (!CheckSyntax(text, body, error)) return false;
-  Structure structure(text, body, error);
+  if (!CheckSyntax(body, body, error)) return false;
+  Structure structure(body, body, error);
   if (!structure.Run()) return false;
   std::vector<int32_t> found;
   if (!structure.items.empty()) {

@@ -273,3 +273,9 @@ UPDATE arr_slice SET a[1:3][1] = '{5,6,7}' WHERE id = 3;
 UPDATE arr_slice SET a[1:2] = '{x}' WHERE id = 3;
 UPDATE arr_slice SET a[2:1] = '{1}' WHERE id = 1;
 DROP TABLE arr_slice;
+-- Malformed literals quote the text from the first brace, dimension errors
+-- the whole literal.
+SELECT '  {1,'::int[];
+SELECT '[1:2]={1,2'::int[];
+SELECT ' [1:2'::int[];
+SELECT ' {{1},{{2}}}x'::int[];
