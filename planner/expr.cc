@@ -1072,6 +1072,7 @@ bool Analyzer::AnalyzeSpecialOperator(const PgQuery__AExpr* a,
 
 bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
                                std::unique_ptr<Expr>* out, PgError* error) {
+  if (scope_ && scope_->ReplaceCall(f, out)) return true;
   std::string full = sql::JoinNames(f->funcname, f->n_funcname);
   std::string name = Lower(full);
   if (name.rfind("pg_catalog.", 0) == 0) name = name.substr(11);

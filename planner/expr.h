@@ -105,6 +105,13 @@ class ExprScope {
   virtual bool AggregatesAllowed(const char** context) = 0;
   virtual bool AnalyzeSubLink(const PgQuery__SubLink* link,
                               std::unique_ptr<Expr>* out, PgError* error) = 0;
+  // A call the scope computes itself (select-list unnest): true with *out.
+  virtual bool ReplaceCall(const PgQuery__FuncCall* f,
+                           std::unique_ptr<Expr>* out) {
+    (void)f;
+    (void)out;
+    return false;
+  }
 };
 
 class Analyzer {

@@ -1373,21 +1373,16 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     if (!AddFromItem(s->from_clause[i], &item, error)) return false;
     from += (i ? ", " : "") + item;
   }
-  // unnest(array) as a whole select-list item: its rows come from a
-  // json_each joined after FROM (several such items run in lockstep).
-  std::map<size_t, std::unique_ptr<Expr>> srf_targets;
-  if (!AddSelectListUnnest(s, &from, &srf_targets, error)) return false;
+  // unnest(array) in the select list: its rows come from a json_each
+  // joined after FROM (several calls run in lockstep); analysis reads the
+  // calls as that join's columns (ReplaceCall).
+  if (!AddSelectListUnnest(s, &from, error)) return false;
   // Targets
   std::vector<std::unique_ptr<Expr>> targets;
   std::vector<std::string> names;
   for (size_t i = 0; i < s->n_target_list; i++) {
     const PgQuery__ResTarget* t = s->target_list[i]->res_target;
     const PgQuery__Node* val = t->val;
-    if (srf_targets.count(i)) {
-      targets.push_back(std::move(srf_targets[i]));
-      names.push_back(t->name && *t->name ? t->name : "unnest");
-      continue;
-    }
     if (val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF) {
       const PgQuery__ColumnRef* c = val->column_ref;
       if (c->fields[c->n_fields - 1]->node_case ==

@@ -129,11 +129,12 @@ class QueryCompiler : public ExprScope {
   static std::string OutputName(const PgQuery__Node* val);
   bool AddFunctionItem(const PgQuery__RangeFunction* rf, std::string* sql,
                        PgError* error);
-  // unnest(array) items of a SELECT list, joined to `from` as a
-  // json_each; the items' replacements go to *targets by position.
+  // unnest(array) calls in a SELECT list, joined to `from` as a
+  // json_each; each call then reads as a column of it (ReplaceCall).
   bool AddSelectListUnnest(const PgQuery__SelectStmt* s, std::string* from,
-                           std::map<size_t, std::unique_ptr<Expr>>* targets,
                            PgError* error);
+  bool ReplaceCall(const PgQuery__FuncCall* f,
+                   std::unique_ptr<Expr>* out) override;
   // unnest / generate_subscripts in FROM (query_array.cc).
   bool AddArrayFunctionItem(const PgQuery__RangeFunction* rf,
                             const PgQuery__FuncCall* f, const std::string& name,
@@ -174,6 +175,8 @@ class QueryCompiler : public ExprScope {
   bool saw_aggregate_ = false;
   PgError emit_error_;
   bool emit_failed_ = false;
+  // Select-list unnest calls and the columns that replace them.
+  std::map<const PgQuery__FuncCall*, std::shared_ptr<Expr>> unnest_calls_;
 };
 
 // Runs compiled statements on a session's SQLite connection, with the

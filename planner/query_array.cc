@@ -283,18 +283,63 @@ bool QueryCompiler::AddArrayFunctionItem(const PgQuery__RangeFunction* rf,
 
 namespace kova::planner {
 
-bool QueryCompiler::AddSelectListUnnest(
-    const PgQuery__SelectStmt* s, std::string* from,
-    std::map<size_t, std::unique_ptr<Expr>>* targets, PgError* error) {
-  std::vector<size_t> positions;
-  for (size_t i = 0; i < s->n_target_list; i++) {
-    const PgQuery__Node* val = s->target_list[i]->res_target->val;
-    if (val->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) continue;
-    const PgQuery__FuncCall* f = val->func_call;
-    std::string name = sql::JoinNames(f->funcname, f->n_funcname);
-    if (name == "unnest" || name == "pg_catalog.unnest") positions.push_back(i);
+namespace {
+
+bool IsUnnest(const PgQuery__FuncCall* f) {
+  std::string name = sql::JoinNames(f->funcname, f->n_funcname);
+  return (name == "unnest" || name == "pg_catalog.unnest") && !f->over;
+}
+
+// The unnest calls of a select-list expression, outside subqueries.
+void CollectUnnest(const PgQuery__Node* node,
+                   std::vector<const PgQuery__FuncCall*>* out) {
+  if (!node) return;
+  switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_FUNC_CALL:
+      if (IsUnnest(node->func_call)) {
+        out->push_back(node->func_call);
+        return;
+      }
+      for (size_t i = 0; i < node->func_call->n_args; i++)
+        CollectUnnest(node->func_call->args[i], out);
+      return;
+    case PG_QUERY__NODE__NODE_A_EXPR:
+      CollectUnnest(node->a_expr->lexpr, out);
+      CollectUnnest(node->a_expr->rexpr, out);
+      return;
+    case PG_QUERY__NODE__NODE_TYPE_CAST:
+      CollectUnnest(node->type_cast->arg, out);
+      return;
+    case PG_QUERY__NODE__NODE_A_INDIRECTION:
+      CollectUnnest(node->a_indirection->arg, out);
+      return;
+    default:
+      return;
   }
-  if (positions.empty()) return true;
+}
+
+}  // namespace
+
+bool QueryCompiler::ReplaceCall(const PgQuery__FuncCall* f,
+                                std::unique_ptr<Expr>* out) {
+  auto it = unnest_calls_.find(f);
+  if (it == unnest_calls_.end()) return false;
+  auto e = std::make_unique<Expr>();
+  e->kind = it->second->kind;
+  e->type = it->second->type;
+  e->typmod = it->second->typmod;
+  e->name = it->second->name;
+  e->location = f->location;
+  *out = std::move(e);
+  return true;
+}
+
+bool QueryCompiler::AddSelectListUnnest(const PgQuery__SelectStmt* s,
+                                        std::string* from, PgError* error) {
+  std::vector<const PgQuery__FuncCall*> calls;
+  for (size_t i = 0; i < s->n_target_list; i++)
+    CollectUnnest(s->target_list[i]->res_target->val, &calls);
+  if (calls.empty()) return true;
   if (s->n_group_clause > 0 || s->having_clause) {
     *error = Err("0A000",
                  "unnest() in a SELECT list with GROUP BY or HAVING is not "
@@ -303,9 +348,8 @@ bool QueryCompiler::AddSelectListUnnest(
   }
   std::string sql_alias = NewAlias();
   std::string call = "kova_array_rows(";
-  for (size_t k = 0; k < positions.size(); k++) {
-    const PgQuery__FuncCall* f =
-        s->target_list[positions[k]]->res_target->val->func_call;
+  for (size_t k = 0; k < calls.size(); k++) {
+    const PgQuery__FuncCall* f = calls[k];
     std::unique_ptr<Expr> arg;
     if (f->n_args == 1 && !analyzer_.Analyze(f->args[0], &arg, error))
       return false;
@@ -329,7 +373,7 @@ bool QueryCompiler::AddSelectListUnnest(
       return false;
     }
     call += (k ? ", " : "") + std::to_string(arg->type) + ", " + Emit(*arg);
-    auto col = std::make_unique<Expr>();
+    auto col = std::make_shared<Expr>();
     col->kind = Expr::Kind::kColumn;
     col->type = element;
     col->typmod = arg->typmod;
@@ -337,7 +381,7 @@ bool QueryCompiler::AddSelectListUnnest(
                 std::to_string(k) + "]'), " + std::to_string(element) + ")";
     const char* coll = CollationOf(element);
     if (*coll) col->name = "(" + col->name + " COLLATE " + coll + ")";
-    (*targets)[positions[k]] = std::move(col);
+    unnest_calls_[f] = col;
   }
   *from += (from->empty() ? "" : ", ") + std::string("json_each(") + call +
            ")) AS " + sql_alias;

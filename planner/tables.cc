@@ -167,6 +167,29 @@ bool HasSubLink(const PgQuery__Node* node) {
   }
 }
 
+// Whether a select-list expression calls unnest (outside subqueries).
+bool HasUnnest(const PgQuery__Node* node) {
+  if (!node) return false;
+  switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_FUNC_CALL: {
+      const PgQuery__FuncCall* f = node->func_call;
+      std::string name = sql::JoinNames(f->funcname, f->n_funcname);
+      if (name == "unnest" || name == "pg_catalog.unnest") return true;
+      for (size_t i = 0; i < f->n_args; i++)
+        if (HasUnnest(f->args[i])) return true;
+      return false;
+    }
+    case PG_QUERY__NODE__NODE_A_EXPR:
+      return HasUnnest(node->a_expr->lexpr) || HasUnnest(node->a_expr->rexpr);
+    case PG_QUERY__NODE__NODE_TYPE_CAST:
+      return HasUnnest(node->type_cast->arg);
+    case PG_QUERY__NODE__NODE_A_INDIRECTION:
+      return HasUnnest(node->a_indirection->arg);
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 bool SessionImpl::IsTableStatement(const PgQuery__Node* node) {
@@ -176,14 +199,8 @@ bool SessionImpl::IsTableStatement(const PgQuery__Node* node) {
   if (s->n_from_clause > 0) return true;
   if (s->n_values_lists > 0) return false;
   // unnest(...) in the select list returns rows: it compiles to SQLite.
-  for (size_t i = 0; i < s->n_target_list; i++) {
-    const PgQuery__Node* val = s->target_list[i]->res_target->val;
-    if (val && val->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
-      std::string name =
-          sql::JoinNames(val->func_call->funcname, val->func_call->n_funcname);
-      if (name == "unnest" || name == "pg_catalog.unnest") return true;
-    }
-  }
+  for (size_t i = 0; i < s->n_target_list; i++)
+    if (HasUnnest(s->target_list[i]->res_target->val)) return true;
   return AnyHasSubLink(s->target_list, s->n_target_list) ||
          (s->where_clause && HasSubLink(s->where_clause));
 }

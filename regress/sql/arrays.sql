@@ -279,3 +279,9 @@ SELECT '  {1,'::int[];
 SELECT '[1:2]={1,2'::int[];
 SELECT ' [1:2'::int[];
 SELECT ' {{1},{{2}}}x'::int[];
+-- unnest inside select-list expressions.
+SELECT unnest(ARRAY[1,2]) + 1;
+SELECT unnest(ARRAY[1,2]) * 10 AS x, upper(unnest(ARRAY['a','b']));
+SELECT (unnest(ARRAY[ARRAY[1,2]]))::text;
+SELECT unnest(ARRAY['a','b']) || '!' AS s ORDER BY s DESC;
+SELECT count(*) FROM (SELECT unnest(ARRAY[1,2,3]) AS v) s;
