@@ -292,6 +292,22 @@ bool ScalarArrayOp(const Expr& e, const std::vector<Value>& args,
   return true;
 }
 
+// An array about to be built with `items` elements and these bounds: the
+// limits of PostgreSQL (MaxArraySize, int4 bounds) before any allocation.
+bool CheckNewArray(int64_t items, int64_t lb, int64_t ub, PgError* error) {
+  if (items > 134217727) {
+    *error = Err("54000", "array size exceeds the maximum allowed (134217727)");
+    return false;
+  }
+  if (lb < std::numeric_limits<int32_t>::min() ||
+      ub >= std::numeric_limits<int32_t>::max()) {
+    *error =
+        Err("54000", "array lower bound is too large: " + std::to_string(lb));
+    return false;
+  }
+  return true;
+}
+
 // array_set_element: a[i][j] = value (SET a[i] = x), extending a
 // one-dimensional array with NULLs as needed.
 bool AssignElement(const Expr& e, const std::vector<Value>& args,
@@ -310,6 +326,8 @@ bool AssignElement(const Expr& e, const std::vector<Value>& args,
   }
   const Value& value = args.back();
   if (v.items.empty()) {
+    for (int64_t i : idx)
+      if (!CheckNewArray(1, i, i, error)) return false;
     v.dims.assign(nsub, 1);
     v.lbounds.clear();
     for (int64_t i : idx) v.lbounds.push_back(static_cast<int32_t>(i));
@@ -323,6 +341,9 @@ bool AssignElement(const Expr& e, const std::vector<Value>& args,
   }
   if (nsub == 1) {
     int64_t lb = v.lbounds[0], ub = lb + v.dims[0] - 1;
+    int64_t new_lb = std::min(lb, idx[0]), new_ub = std::max(ub, idx[0]);
+    if (!CheckNewArray(new_ub - new_lb + 1, new_lb, new_ub, error))
+      return false;
     if (idx[0] < lb) {
       v.items.insert(v.items.begin(), lb - idx[0], std::nullopt);
       v.lbounds[0] = static_cast<int32_t>(idx[0]);
@@ -395,7 +416,12 @@ bool AssignSlice(const Expr& e, const std::vector<Value>& args,
     }
   }
   size_t needed = 1;
-  for (size_t i = 0; i < nsub; i++) needed *= hi[i] - lo[i] + 1;
+  for (size_t i = 0; i < nsub; i++) {
+    if (!CheckNewArray(hi[i] - lo[i] + 1, lo[i], hi[i], error)) return false;
+    needed *= hi[i] - lo[i] + 1;
+    if (!CheckNewArray(static_cast<int64_t>(needed), lo[i], hi[i], error))
+      return false;
+  }
   if (v.items.empty()) {
     if (src.items.size() < needed) {
       *error = Err("2202E", "source array too small");
@@ -417,6 +443,8 @@ bool AssignSlice(const Expr& e, const std::vector<Value>& args,
       return false;
     }
     int64_t new_lb = std::min(lb, lo[0]), new_ub = std::max(ub, hi[0]);
+    if (!CheckNewArray(new_ub - new_lb + 1, new_lb, new_ub, error))
+      return false;
     std::vector<Value> items(new_ub - new_lb + 1);
     for (int64_t k = lb; k <= ub; k++) items[k - new_lb] = v.items[k - lb];
     for (int64_t k = lo[0]; k <= hi[0]; k++)
@@ -576,6 +604,13 @@ bool expr_detail::EvalArrayFunction(const Expr& e,
       return false;
     }
     int32_t lb = v.dims.empty() ? 1 : v.lbounds[0];
+    if (!v.dims.empty() &&
+        ((!append && lb == std::numeric_limits<int32_t>::min()) ||
+         (append &&
+          int64_t{lb} + v.dims[0] >= std::numeric_limits<int32_t>::max()))) {
+      *error = Err("22003", "integer out of range");
+      return false;
+    }
     const Value& item = args[append ? 1 : 0];
     if (append)
       v.items.push_back(item);

@@ -239,10 +239,12 @@ bool CheckBounds(const std::vector<int32_t>& dims,
     if (total > 134217727)  // MaxArraySize
       return Fail(error, "54000",
                   "array size exceeds the maximum allowed (134217727)");
+    // ArrayCheckBounds: lower bound + length must fit in an int4.
     int64_t ub = static_cast<int64_t>(lbounds[i]) + dims[i];
     if (ub > std::numeric_limits<int32_t>::max())
-      return Fail(error, "54000",
-                  "array upper bound is too large: " + std::to_string(ub));
+      return Fail(
+          error, "54000",
+          "array lower bound is too large: " + std::to_string(lbounds[i]));
   }
   return true;
 }

@@ -285,3 +285,16 @@ SELECT unnest(ARRAY[1,2]) * 10 AS x, upper(unnest(ARRAY['a','b']));
 SELECT (unnest(ARRAY[ARRAY[1,2]]))::text;
 SELECT unnest(ARRAY['a','b']) || '!' AS s ORDER BY s DESC;
 SELECT count(*) FROM (SELECT unnest(ARRAY[1,2,3]) AS v) s;
+-- Size and bound limits.
+SELECT (ARRAY[1])[2147483647], (ARRAY[1])[-2147483648:2147483647];
+SELECT '[2147483647:2147483647]={1}'::int[];
+SELECT '[-2147483648:-2147483648]={1}'::int[];
+CREATE TABLE arr_edge (a int[]);
+INSERT INTO arr_edge VALUES ('{1}');
+UPDATE arr_edge SET a[200000000] = 1;
+UPDATE arr_edge SET a[-200000000] = 1;
+UPDATE arr_edge SET a[1:200000000] = '{1}';
+UPDATE arr_edge SET a[2147483647] = 1;
+SELECT array_prepend(0, '[-2147483648:-2147483648]={1}'::int[]);
+SELECT * FROM arr_edge;
+DROP TABLE arr_edge;
