@@ -909,8 +909,7 @@ ExecuteResult AlterRunner::AlterTable(const PgQuery__AlterTableStmt* stmt) {
   if (!session_->LoadCatalog(&error)) return Fail(error);
   if (!Store(session_->EnsureWriteTransaction(), &error)) return Fail(error);
   const PgQuery__RangeVar* rv = stmt->relation;
-  std::string schema =
-      rv->schemaname && *rv->schemaname ? rv->schemaname : "public";
+  std::string schema = session_->LookupSchema(rv->schemaname, rv->relname);
   std::string name = rv->relname;
   if (schema == "admin")
     return Fail(Err("0A000", tag + " of \"" + schema + "." + name +
@@ -1920,7 +1919,10 @@ bool AlterRunner::AddConstraint(const PgQuery__Constraint* con, int column,
       }
       const PgQuery__RangeVar* pk = con->pktable;
       std::string ref_schema =
-          pk->schemaname && *pk->schemaname ? pk->schemaname : table_.schema;
+          pk->schemaname && *pk->schemaname ? pk->schemaname
+          : table_.name == pk->relname
+              ? table_.schema
+              : session_->LookupSchema(nullptr, pk->relname);
       bool self = ref_schema == table_.schema && table_.name == pk->relname;
       const catalog::Table* ref =
           self ? &table_ : cat().FindTable(ref_schema, pk->relname);

@@ -108,17 +108,14 @@ ExecuteResult AlterRunner::CreateView(const PgQuery__ViewStmt* stmt) {
   if (!session_->CheckWritable("CREATE VIEW", &error)) return Fail(error);
   if (!session_->LoadCatalog(&error)) return Fail(error);
   const PgQuery__RangeVar* rv = stmt->view;
-  if (rv->relpersistence && std::strcmp(rv->relpersistence, "t") == 0)
-    return Fail(
-        Err("0A000", "temporary views are not supported yet", rv->location));
   if (stmt->n_options > 0)
     return Fail(Err("0A000", "view options (WITH ...) are not supported yet"));
   if (stmt->with_check_option != PG_QUERY__VIEW_CHECK_OPTION__NO_CHECK_OPTION &&
       stmt->with_check_option !=
           PG_QUERY__VIEW_CHECK_OPTION__VIEW_CHECK_OPTION_UNDEFINED)
     return Fail(Err("0A000", "WITH CHECK OPTION is not supported yet"));
-  std::string schema =
-      rv->schemaname && *rv->schemaname ? rv->schemaname : "public";
+  std::string schema;
+  if (!session_->CreationSchema(rv, &schema, &error)) return Fail(error);
   std::string name = rv->relname;
   if (schema == "admin" || schema == "pg_catalog" ||
       schema == "information_schema")
@@ -245,7 +242,9 @@ ExecuteResult AlterRunner::Comment(const PgQuery__CommentStmt* stmt) {
     column = names.back();
     names.pop_back();
   }
-  std::string schema = names.size() >= 2 ? names[names.size() - 2] : "public";
+  std::string schema = session_->LookupSchema(
+      names.size() >= 2 ? names[names.size() - 2].c_str() : nullptr,
+      names.back());
   std::string name = names.back();
   std::string comment = stmt->comment ? stmt->comment : "";
   const catalog::Table* table = cat().FindTable(schema, name);
@@ -420,8 +419,7 @@ ExecuteResult AlterRunner::RenameRelation(const PgQuery__RenameStmt* stmt) {
   if (!session_->LoadCatalog(&error)) return Fail(error);
   if (!Store(session_->EnsureWriteTransaction(), &error)) return Fail(error);
   const PgQuery__RangeVar* rv = stmt->relation;
-  std::string schema =
-      rv->schemaname && *rv->schemaname ? rv->schemaname : "public";
+  std::string schema = session_->LookupSchema(rv->schemaname, rv->relname);
   std::string name = rv->relname;
   std::string new_name = stmt->newname;
   if (schema == "admin")
@@ -523,8 +521,7 @@ ExecuteResult AlterRunner::RenameColumn(const PgQuery__RenameStmt* stmt) {
   if (!session_->LoadCatalog(&error)) return Fail(error);
   if (!Store(session_->EnsureWriteTransaction(), &error)) return Fail(error);
   const PgQuery__RangeVar* rv = stmt->relation;
-  std::string schema =
-      rv->schemaname && *rv->schemaname ? rv->schemaname : "public";
+  std::string schema = session_->LookupSchema(rv->schemaname, rv->relname);
   std::string name = rv->relname;
   std::string from = stmt->subname, to = stmt->newname;
   const catalog::Table* table = cat().FindTable(schema, name);
@@ -699,8 +696,7 @@ ExecuteResult AlterRunner::RenameConstraint(const PgQuery__RenameStmt* stmt) {
   if (!session_->LoadCatalog(&error)) return Fail(error);
   if (!Store(session_->EnsureWriteTransaction(), &error)) return Fail(error);
   const PgQuery__RangeVar* rv = stmt->relation;
-  std::string schema =
-      rv->schemaname && *rv->schemaname ? rv->schemaname : "public";
+  std::string schema = session_->LookupSchema(rv->schemaname, rv->relname);
   std::string name = rv->relname;
   std::string from = stmt->subname, to = stmt->newname;
   const catalog::Table* table = cat().FindTable(schema, name);

@@ -49,18 +49,6 @@ bool SessionImpl::AnalyzeCreateTableAs(Plan* plan, PgError* error) {
     ctas->if_not_exists = c->if_not_exists;
   }
   const PgQuery__IntoClause* into = ctas->into;
-  if (into->rel->relpersistence &&
-      std::strcmp(into->rel->relpersistence, "t") == 0) {
-    *error = Err("0A000", "temporary tables are not supported yet",
-                 into->rel->location);
-    return false;
-  }
-  if (into->on_commit != PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_NOOP &&
-      into->on_commit !=
-          PG_QUERY__ON_COMMIT_ACTION__ON_COMMIT_ACTION_UNDEFINED) {
-    *error = Err("42P16", "ON COMMIT can only be used on temporary tables");
-    return false;
-  }
   if (ctas->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
     *error = Err("0A000", "CREATE TABLE AS EXECUTE is not supported yet");
     return false;
@@ -94,7 +82,8 @@ ExecuteResult SessionImpl::RunCreateTableAs(PortalImpl* portal,
   const PgQuery__RangeVar* rv = into->rel;
   // The table, as a CREATE TABLE statement run through the usual path (its
   // checks, names and storage parameters).
-  std::string create = "CREATE TABLE ";
+  bool temp = rv->relpersistence && std::strcmp(rv->relpersistence, "t") == 0;
+  std::string create = temp ? "CREATE TEMPORARY TABLE " : "CREATE TABLE ";
   if (rv->schemaname && *rv->schemaname)
     create += QuoteIdentifier(rv->schemaname) + ".";
   create += QuoteIdentifier(rv->relname) + " (";
@@ -111,6 +100,19 @@ ExecuteResult SessionImpl::RunCreateTableAs(PortalImpl* portal,
               types::FormatTypeName(type, columns[i].type_modifier);
   }
   create += ")";
+  switch (into->on_commit) {
+    case PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DROP:
+      create += " ON COMMIT DROP";
+      break;
+    case PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DELETE_ROWS:
+      create += " ON COMMIT DELETE ROWS";
+      break;
+    case PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_PRESERVE_ROWS:
+      create += " ON COMMIT PRESERVE ROWS";
+      break;
+    default:
+      break;
+  }
   std::unique_ptr<sql::ParseTree> tree;
   sql::SyntaxError syntax;
   if (!sql::ParseTree::Parse(create, &tree, &syntax) || tree->size() != 1)
@@ -127,8 +129,8 @@ ExecuteResult SessionImpl::RunCreateTableAs(PortalImpl* portal,
   if (ctas.if_not_exists) {
     PgError error;
     if (!LoadCatalog(&error)) return Fail(error);
-    std::string schema =
-        rv->schemaname && *rv->schemaname ? rv->schemaname : "public";
+    std::string schema;
+    if (!CreationSchema(rv, &schema, &error)) return Fail(error);
     if (catalog_->RelationExists(schema, rv->relname)) {
       Notice(sink, "NOTICE", "42P07",
              "relation \"" + std::string(rv->relname) +

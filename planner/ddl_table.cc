@@ -80,9 +80,16 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
   if (!CheckWritable("CREATE TABLE", &error)) return Fail(error);
   if (!LoadCatalog(&error)) return Fail(error);
   const PgQuery__RangeVar* rv = stmt->relation;
-  if (rv->relpersistence && std::strcmp(rv->relpersistence, "t") == 0)
-    return Fail(
-        Err("0A000", "temporary tables are not supported yet", rv->location));
+  bool temp = rv->relpersistence && std::strcmp(rv->relpersistence, "t") == 0;
+  char on_commit = 0;
+  if (stmt->oncommit == PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DROP)
+    on_commit = 'd';
+  else if (stmt->oncommit == PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DELETE_ROWS)
+    on_commit = 'r';
+  if ((on_commit ||
+       stmt->oncommit == PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_PRESERVE_ROWS) &&
+      !temp)
+    return Fail(Err("42P16", "ON COMMIT can only be used on temporary tables"));
   if (stmt->n_inh_relations > 0 || stmt->partbound || stmt->partspec ||
       stmt->of_typename)
     return Fail(Err("0A000",
@@ -121,8 +128,8 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
       }
     }
   }
-  std::string schema =
-      rv->schemaname && *rv->schemaname ? rv->schemaname : "public";
+  std::string schema;
+  if (!CreationSchema(rv, &schema, &error)) return Fail(error);
   std::string name = rv->relname;
   if (schema == "admin" || schema == "pg_catalog" ||
       schema == "information_schema")
@@ -389,7 +396,10 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
         const catalog::Table* ref = nullptr;
         const PgQuery__RangeVar* pk = con->pktable;
         std::string ref_schema =
-            pk->schemaname && *pk->schemaname ? pk->schemaname : schema;
+            pk->schemaname && *pk->schemaname
+                ? pk->schemaname
+                : (name == pk->relname ? schema
+                                       : LookupSchema(nullptr, pk->relname));
         bool self = ref_schema == schema && name == pk->relname;
         if (!self) ref = catalog_->FindTable(ref_schema, pk->relname);
         if (!self && !ref)
@@ -540,6 +550,11 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
   }
   if (!s.ok()) return Fail(TableError(s));
   MarkFreshTable(schema + "." + name);
+  if (on_commit) {
+    if (!LoadCatalog(&error)) return Fail(error);
+    if (const catalog::Table* t = catalog_->FindTable(schema, name))
+      RegisterOnCommit(*t, on_commit);
+  }
   return Tag("CREATE TABLE");
 }
 
@@ -669,7 +684,9 @@ ExecuteResult SessionImpl::RunDrop(const PgQuery__DropStmt* stmt,
       if (!LoadCatalog(&error)) return Fail(error);
       continue;
     }
-    std::string schema = names.size() >= 2 ? names[names.size() - 2] : "public";
+    std::string schema = LookupSchema(
+        names.size() >= 2 ? names[names.size() - 2].c_str() : nullptr,
+        names.back());
     std::string name = names.back();
     const catalog::Table* table = catalog_->FindTable(schema, name);
     const catalog::Sequence* seq = catalog_->FindSequence(schema, name);

@@ -105,6 +105,7 @@ bool QueryCompiler::LookupRelation(CompileContext* context,
   *table = nullptr;
   *view = nullptr;
   std::string schema = rv->schemaname ? rv->schemaname : "";
+  if (schema == "pg_temp") schema = context->temp_schema;
   std::string name = rv->relname;
   if (rv->catalogname && *rv->catalogname && context->db != rv->catalogname) {
     *error = Err("0A000",
@@ -330,7 +331,9 @@ bool QueryCompiler::AddSequenceRelation(const PgQuery__RangeVar* rv,
   error->sqlstate.clear();
   std::vector<std::string> schemas;
   if (rv->schemaname && *rv->schemaname)
-    schemas.push_back(rv->schemaname);
+    schemas.push_back(std::string_view(rv->schemaname) == "pg_temp"
+                          ? context_->temp_schema
+                          : std::string(rv->schemaname));
   else
     schemas = context_->search_path;
   const catalog::Sequence* seq = nullptr;

@@ -85,6 +85,7 @@ struct CompileContext {
                      PgError* error)>
       collection_table;
   std::vector<std::string> search_path = {"public"};
+  std::string temp_schema;  // what "pg_temp" names
 };
 
 class QueryCompiler : public ExprScope {

@@ -273,8 +273,8 @@ ExecuteResult SessionImpl::RunCreateSequence(const PgQuery__CreateSeqStmt* stmt,
   if (!CheckWritable("CREATE SEQUENCE", &error)) return Fail(error);
   if (!LoadCatalog(&error)) return Fail(error);
   const PgQuery__RangeVar* rv = stmt->sequence;
-  std::string schema =
-      rv->schemaname && *rv->schemaname ? rv->schemaname : "public";
+  std::string schema;
+  if (!CreationSchema(rv, &schema, &error)) return Fail(error);
   std::string name = rv->relname;
   if (!catalog_->FindSchema(schema))
     return Fail(
@@ -315,10 +315,12 @@ ExecuteResult SessionImpl::RunCreateSequence(const PgQuery__CreateSeqStmt* stmt,
     if (dot == std::string::npos)
       return Fail(Err("42P16", "invalid OWNED BY option"));
     std::string tname = target.substr(0, dot);
-    std::string tschema = "public";
+    std::string tschema;
     if (tname.find('.') != std::string::npos) {
       tschema = tname.substr(0, tname.find('.'));
       tname = tname.substr(tname.find('.') + 1);
+    } else {
+      tschema = LookupSchema(nullptr, tname);
     }
     const catalog::Table* t = catalog_->FindTable(tschema, tname);
     if (!t)
@@ -341,8 +343,7 @@ ExecuteResult SessionImpl::RunAlterSequence(const PgQuery__AlterSeqStmt* stmt,
   if (!CheckWritable("ALTER SEQUENCE", &error)) return Fail(error);
   if (!LoadCatalog(&error)) return Fail(error);
   const PgQuery__RangeVar* rv = stmt->sequence;
-  std::string schema =
-      rv->schemaname && *rv->schemaname ? rv->schemaname : "public";
+  std::string schema = LookupSchema(rv->schemaname, rv->relname);
   const catalog::Sequence* found = catalog_->FindSequence(schema, rv->relname);
   if (!found) {
     if (stmt->missing_ok) {
@@ -383,10 +384,12 @@ ExecuteResult SessionImpl::RunAlterSequence(const PgQuery__AlterSeqStmt* stmt,
       std::string target = *options.owned_by;
       size_t dot = target.rfind('.');
       std::string tname = target.substr(0, dot);
-      std::string tschema = "public";
+      std::string tschema;
       if (tname.find('.') != std::string::npos) {
         tschema = tname.substr(0, tname.find('.'));
         tname = tname.substr(tname.find('.') + 1);
+      } else {
+        tschema = LookupSchema(nullptr, tname);
       }
       if (!catalog_->FindTable(tschema, tname))
         return Fail(Err("42P01", "relation \"" + tname + "\" does not exist"));
@@ -436,7 +439,9 @@ bool SessionImpl::ResolveSequence(const std::string& text,
       return false;
     }
   }
-  std::string schema = parts.size() >= 2 ? parts[parts.size() - 2] : "public";
+  std::string schema = LookupSchema(
+      parts.size() >= 2 ? parts[parts.size() - 2].c_str() : nullptr,
+      parts.back());
   std::string name = parts.back();
   if (parts.size() >= 2 && !catalog_->FindSchema(schema)) {
     *error = Err("3F000", "schema \"" + schema + "\" does not exist");
@@ -496,10 +501,12 @@ bool SessionImpl::CallSessionFunction(const std::string& name,
   if (name == "pg_get_serial_sequence") {
     if (!LoadCatalog(error)) return false;
     std::string t = *args[0];
-    std::string schema = "public";
+    std::string schema;
     if (t.find('.') != std::string::npos) {
       schema = t.substr(0, t.find('.'));
       t = t.substr(t.find('.') + 1);
+    } else {
+      schema = LookupSchema(nullptr, t);
     }
     const catalog::Table* table = catalog_->FindTable(schema, t);
     if (!table) {

@@ -171,7 +171,12 @@ void SessionImpl::RefreshReadSnapshot() {
 // transaction that only advanced counters could skip its fsync, as
 // PostgreSQL's nextval-only transactions do, but SQLite cannot change its
 // synchronous mode inside a transaction.
-docstore::Status SessionImpl::CommitStorage() { return storage_->Commit(); }
+docstore::Status SessionImpl::CommitStorage() {
+  PgError error;
+  if (!RunOnCommitActions(&error))
+    return docstore::Status::Error(docstore::Code::kBadValue, error.message);
+  return storage_->Commit();
+}
 
 docstore::Status SessionImpl::ApplyDurability() {
   // synchronous_commit off: commits return before their fsync.
@@ -462,6 +467,7 @@ void SessionImpl::Terminate() {
     in_block_ = implicit_ = failed_ = false;
     settings_.OnRollback();
   }
+  DropTempSchema();
 }
 
 // ---- hooks --------------------------------------------------------------

@@ -192,6 +192,26 @@ class SessionImpl : public Session, public SessionHooks {
   // Re-analyses a plan whose catalog changed since it was analysed.
   bool RefreshPlan(Plan* plan, PgError* error);
   bool AnalyzeInsert(Plan* plan, PgError* error);
+  // search_path and temporary objects (search_path.cc). Lookup: the
+  // existing schemas of search_path, the session's temporary schema first
+  // when it has one; creation: the first existing schema of the path.
+  std::vector<std::string> SearchPathSchemas(bool for_lookup);
+  // The schema of an existing relation named `name` (explicit, or the first
+  // schema of the path holding it; else the creation schema).
+  std::string LookupSchema(const char* schemaname, const std::string& name);
+  // Where CREATE puts a new relation (TEMP: the session's pg_temp_N).
+  bool CreationSchema(const PgQuery__RangeVar* rv, std::string* schema,
+                      PgError* error);
+  std::string TempSchemaName() const;
+  bool EnsureTempSchema(std::string* schema, PgError* error);
+  // A utility statement run on the session's own behalf, in the current
+  // storage transaction.
+  ExecuteResult RunInternal(const std::string& text);
+  // ON COMMIT DROP ('d') / DELETE ROWS ('r') of temporary tables, run
+  // before each commit.
+  void RegisterOnCommit(const catalog::Table& table, char action);
+  bool RunOnCommitActions(PgError* error);
+  void DropTempSchema();
   // CREATE TABLE AS / SELECT INTO (ddl_ctas.cc).
   bool AnalyzeCreateTableAs(Plan* plan, PgError* error);
   ExecuteResult RunCreateTableAs(PortalImpl* portal, ResultSink* sink);
@@ -295,6 +315,14 @@ class SessionImpl : public Session, public SessionHooks {
   std::string server_version_;
   int pid_;
   Settings settings_;
+
+  bool temp_schema_checked_ = false;  // pg_temp_N is this session's
+  struct OnCommit {
+    std::string schema, name;
+    uint32_t oid;
+    char action;
+  };
+  std::vector<OnCommit> on_commit_;
 
   bool in_block_ = false;  // explicit BEGIN
   bool implicit_ = false;  // implicit transaction (multi-statement / extended)

@@ -106,6 +106,8 @@ CompileContext SessionImpl::MakeCompileContext(Plan* plan) {
   context.hooks = this;
   context.catalog = catalog_;
   context.db = database_;
+  context.search_path = SearchPathSchemas(true);
+  context.temp_schema = TempSchemaName();
   context.param_types = plan->simple ? nullptr : &plan->param_types;
   context.collection_table = [this](const std::string& collection,
                                     std::string* table, PgError* error) {
