@@ -92,6 +92,11 @@ class SessionHooks {
   virtual bool CallSessionFunction(const std::string& name,
                                    const std::vector<Value>& args, Value* out,
                                    PgError* error) = 0;
+  // The existing schemas of search_path; for_lookup adds the session's
+  // temporary schema where it is searched (current_schema(s)).
+  virtual std::vector<std::string> SchemaSearchPath(bool for_lookup) {
+    return {"public"};
+  }
 };
 
 // Names visible to an expression: the FROM clause of a statement over

@@ -722,30 +722,16 @@ bool expr_detail::EvalArrayFunction(const Expr& e,
   }
   if (n == "current_schemas") {
     if (!args[0]) return true;
-    // The schemas of search_path ("$user" has no schema of its own here),
-    // with the implicit pg_catalog first when asked for.
-    Value path;
-    PgError ignored;
-    hooks->GetSetting("search_path", true, &path, &ignored);
+    // The existing schemas of search_path, with the implicit ones (the
+    // temporary schema, pg_catalog) first when asked for.
+    bool implicit = *args[0] == "t";
+    std::vector<std::string> path = hooks->SchemaSearchPath(implicit);
     ArrayValue v;
-    if (*args[0] == "t") v.items.emplace_back("pg_catalog");
-    std::string list = path ? *path : "";
-    size_t start = 0;
-    while (start <= list.size()) {
-      size_t comma = list.find(',', start);
-      std::string item =
-          list.substr(start, comma == std::string::npos ? std::string::npos
-                                                        : comma - start);
-      start = comma == std::string::npos ? list.size() + 1 : comma + 1;
-      size_t b = item.find_first_not_of(' '), e = item.find_last_not_of(' ');
-      if (b == std::string::npos) continue;
-      item = item.substr(b, e - b + 1);
-      if (item.size() >= 2 && item.front() == '"' && item.back() == '"')
-        item = item.substr(1, item.size() - 2);
-      if (item == "$user" || (item == "pg_catalog" && *args[0] == "t"))
-        continue;
-      v.items.emplace_back(item);
-    }
+    size_t i = 0;
+    if (implicit && !path.empty() && path[0].rfind("pg_temp_", 0) == 0)
+      v.items.emplace_back(path[i++]);
+    if (implicit) v.items.emplace_back("pg_catalog");
+    for (; i < path.size(); i++) v.items.emplace_back(path[i]);
     OneDim(&v, 1);
     *out = FormatArray(v);
     return true;

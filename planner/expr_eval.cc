@@ -360,11 +360,9 @@ bool EvalFunction(const Expr& e, const std::vector<Value>& args,
   } else if (n == "current_database") {
     *out = hooks->CurrentDatabase();
   } else if (n == "current_schema") {
-    // The first schema of search_path that exists; only public exists yet.
-    Value path;
-    PgError ignored;
-    hooks->GetSetting("search_path", true, &path, &ignored);
-    if (path && path->find("public") != std::string::npos) *out = "public";
+    // The first schema of search_path that exists (NULL when none does).
+    std::vector<std::string> path = hooks->SchemaSearchPath(false);
+    if (!path.empty()) *out = path.front();
   } else if (n == "current_user" || n == "session_user") {
     *out = hooks->CurrentUser();
   } else if (n == "pg_backend_pid") {

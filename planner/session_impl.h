@@ -196,6 +196,11 @@ class SessionImpl : public Session, public SessionHooks {
   // existing schemas of search_path, the session's temporary schema first
   // when it has one; creation: the first existing schema of the path.
   std::vector<std::string> SearchPathSchemas(bool for_lookup);
+  std::vector<std::string> SchemaSearchPath(bool for_lookup) override {
+    PgError ignored;
+    LoadCatalog(&ignored);
+    return SearchPathSchemas(for_lookup);
+  }
   // The schema of an existing relation named `name` (explicit, or the first
   // schema of the path holding it; else the creation schema).
   std::string LookupSchema(const char* schemaname, const std::string& name);
