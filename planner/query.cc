@@ -1,6 +1,8 @@
 // SELECT over tables, compiled to one SQLite statement.
 #include "planner/query.h"
 
+#include <algorithm>
+
 #include "planner/expr_internal.h"
 #include "planner/types_array.h"
 
@@ -161,16 +163,117 @@ bool QueryCompiler::AddTable(const catalog::Table& table,
   return true;
 }
 
+const PgQuery__CommonTableExpr* QueryCompiler::FindCte(const std::string& name,
+                                                       QueryCompiler** owner,
+                                                       size_t* index) {
+  for (QueryCompiler* c = this; c; c = c->parent_) {
+    size_t n = std::min(c->ctes_.size(), c->visible_ctes_);
+    for (size_t i = 0; i < n; i++) {
+      if (name == c->ctes_[i]->ctename) {
+        *owner = c;
+        *index = i;
+        return c->ctes_[i];
+      }
+    }
+  }
+  return nullptr;
+}
+
+bool QueryCompiler::AddDerived(const PgQuery__SelectStmt* stmt,
+                               const std::string& alias,
+                               const std::vector<std::string>& column_names,
+                               uint32_t table_oid, std::string* sql,
+                               PgError* error) {
+  QueryCompiler sub(context_, this, out_);
+  Compiled inner;
+  inner.binds = std::move(out_->binds);
+  inner.fallbacks = std::move(out_->fallbacks);
+  sub.out_ = &inner;
+  bool ok = sub.CompileSelect(stmt, &inner, error);
+  out_->binds = std::move(inner.binds);
+  out_->fallbacks = std::move(inner.fallbacks);
+  if (!ok) return false;
+  RangeEntry entry;
+  entry.alias = alias;
+  entry.sql_alias = NewAlias();
+  entry.table_oid = table_oid;
+  for (size_t i = 0; i < inner.columns.size(); i++) {
+    const auto& c = inner.columns[i];
+    std::string name = i < column_names.size() ? column_names[i] : c.name;
+    entry.columns.push_back({name, c.type_oid, c.type_modifier,
+                             entry.sql_alias + ".c" + std::to_string(i),
+                             static_cast<int16_t>(table_oid ? i + 1 : 0)});
+  }
+  *sql = "(" + inner.sql + ") AS " + entry.sql_alias;
+  entries_.push_back(std::move(entry));
+  return true;
+}
+
 bool QueryCompiler::AddFromItem(const PgQuery__Node* node, std::string* sql,
                                 PgError* error) {
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_RANGE_VAR: {
       const PgQuery__RangeVar* rv = node->range_var;
+      QueryCompiler* owner = nullptr;
+      size_t index = 0;
+      if (!(rv->schemaname && *rv->schemaname)) {
+        if (const PgQuery__CommonTableExpr* cte =
+                FindCte(rv->relname, &owner, &index)) {
+          std::vector<std::string> names;
+          for (size_t i = 0; i < cte->n_aliascolnames; i++)
+            names.push_back(cte->aliascolnames[i]->string->sval);
+          if (rv->alias)
+            for (size_t i = 0; i < rv->alias->n_colnames; i++) {
+              if (i < names.size())
+                names[i] = rv->alias->colnames[i]->string->sval;
+              else
+                names.push_back(rv->alias->colnames[i]->string->sval);
+            }
+          std::string alias = rv->alias && rv->alias->aliasname
+                                  ? rv->alias->aliasname
+                                  : rv->relname;
+          // The WITH query sees the entries before it, not itself.
+          size_t saved = owner->visible_ctes_;
+          owner->visible_ctes_ = index;
+          bool ok = AddDerived(cte->ctequery->select_stmt, alias, names, 0, sql,
+                               error);
+          owner->visible_ctes_ = saved;
+          if (ok && cte->n_aliascolnames > entries_.back().columns.size()) {
+            *error = Err(
+                "42P10",
+                "WITH query \"" + std::string(cte->ctename) + "\" has " +
+                    std::to_string(entries_.back().columns.size()) +
+                    " columns available but " +
+                    std::to_string(cte->n_aliascolnames) + " columns specified",
+                cte->location);
+            return false;
+          }
+          return ok;
+        }
+      }
       if (AddSequenceRelation(rv, sql, error)) return true;
       if (!error->sqlstate.empty()) return false;
       const catalog::Table* table;
       const catalog::View* view;
-      if (!LookupRelation(context_, rv, &table, &view, error)) return false;
+      if (!LookupRelation(context_, rv, &table, &view, error)) {
+        // A WITH query named so, but not visible from here.
+        for (QueryCompiler* c = this; c && error->sqlstate == "42P01" &&
+                                      !(rv->schemaname && *rv->schemaname);
+             c = c->parent_) {
+          for (const auto* cte : c->ctes_) {
+            if (std::string_view(cte->ctename) != rv->relname) continue;
+            error->detail = "There is a WITH item named \"" +
+                            std::string(rv->relname) +
+                            "\", but it cannot be referenced from this part "
+                            "of the query.";
+            error->hint =
+                "Use WITH RECURSIVE, or re-order the WITH items to remove "
+                "forward references.";
+            return false;
+          }
+        }
+        return false;
+      }
       std::string alias = rv->alias && rv->alias->aliasname
                               ? rv->alias->aliasname
                               : rv->relname;
@@ -1147,8 +1250,43 @@ bool QueryCompiler::CompileSelect(const PgQuery__SelectStmt* s, Compiled* out,
                                   PgError* error) {
   out_ = out;
   if (s->with_clause) {
-    *error = Err("0A000", "WITH is not supported yet");
-    return false;
+    const PgQuery__WithClause* w = s->with_clause;
+    if (w->recursive) {
+      *error = Err("0A000", "WITH RECURSIVE is not supported yet", w->location);
+      return false;
+    }
+    for (size_t i = 0; i < w->n_ctes; i++) {
+      const PgQuery__CommonTableExpr* cte = w->ctes[i]->common_table_expr;
+      for (const auto* other : ctes_) {
+        if (std::string_view(other->ctename) == cte->ctename) {
+          *error = Err("42712",
+                       "WITH query name \"" + std::string(cte->ctename) +
+                           "\" specified more than once",
+                       cte->location);
+          return false;
+        }
+      }
+      if (cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
+        *error = Err("0A000",
+                     "data-modifying statements in WITH are not supported yet",
+                     cte->location);
+        return false;
+      }
+      ctes_.push_back(cte);
+    }
+    // PostgreSQL analyses every WITH query, referenced or not: their errors
+    // are the statement's. A scratch compile checks each one.
+    for (size_t i = 0; i < ctes_.size(); i++) {
+      size_t saved = visible_ctes_;
+      visible_ctes_ = i;
+      QueryCompiler check(context_, this, nullptr);
+      Compiled scratch;
+      bool ok =
+          check.CompileSelect(ctes_[i]->ctequery->select_stmt, &scratch, error);
+      visible_ctes_ = saved;
+      if (!ok) return false;
+    }
+    out_ = out;
   }
   if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
     return CompileSetOp(s, out, error);

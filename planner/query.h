@@ -164,8 +164,19 @@ class QueryCompiler : public ExprScope {
   std::string EmitAggregateCall(const Expr& e,
                                 const std::vector<const Expr*>& args);
   std::string NewAlias();
+  // WITH: a query name visible here (this scope's WITH, then the enclosing
+  // ones); a query sees only the WITH entries before it.
+  const PgQuery__CommonTableExpr* FindCte(const std::string& name,
+                                          QueryCompiler** owner, size_t* index);
+  // A derived table in FROM (subquery, view, WITH query): compiles `stmt`
+  // and adds a range entry named `alias` over its output columns.
+  bool AddDerived(const PgQuery__SelectStmt* stmt, const std::string& alias,
+                  const std::vector<std::string>& column_names,
+                  uint32_t table_oid, std::string* sql, PgError* error);
 
   CompileContext* context_;
+  std::vector<const PgQuery__CommonTableExpr*> ctes_;
+  size_t visible_ctes_ = SIZE_MAX;
   QueryCompiler* parent_;
   Compiled* out_ = nullptr;
   Analyzer analyzer_;

@@ -198,7 +198,7 @@ bool SessionImpl::IsTableStatement(const PgQuery__Node* node) {
   if (node->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) return false;
   const PgQuery__SelectStmt* s = node->select_stmt;
   if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE) return true;
-  if (s->n_from_clause > 0) return true;
+  if (s->n_from_clause > 0 || s->with_clause) return true;
   if (s->n_values_lists > 0) return false;
   // unnest(...) in the select list returns rows: it compiles to SQLite.
   for (size_t i = 0; i < s->n_target_list; i++)
