@@ -172,7 +172,65 @@ void ReadTable(const bson_t* doc, Table* t) {
   }
 }
 
+void ReadType(const bson_t* doc, UserType* t) {
+  bson_iter_t it;
+  bson_iter_init(&it, doc);
+  while (bson_iter_next(&it)) {
+    const char* key = bson_iter_key(&it);
+    if (!strcmp(key, "oid")) {
+      t->oid = static_cast<uint32_t>(GetInt(&it));
+    } else if (!strcmp(key, "schema")) {
+      t->schema = GetString(&it);
+    } else if (!strcmp(key, "name")) {
+      t->name = GetString(&it);
+    } else if (!strcmp(key, "type_kind")) {
+      std::string k = GetString(&it);
+      t->kind = k.empty() ? 'e' : k[0];
+    } else if (!strcmp(key, "owner")) {
+      t->owner = GetString(&it);
+    } else if (!strcmp(key, "comment")) {
+      t->comment = GetString(&it);
+    } else if (!strcmp(key, "base_type")) {
+      t->base_type = static_cast<uint32_t>(GetInt(&it));
+    } else if (!strcmp(key, "base_typmod")) {
+      t->base_typmod = static_cast<int32_t>(GetInt(&it));
+    } else if (!strcmp(key, "default")) {
+      t->default_expr = GetString(&it);
+    } else if (!strcmp(key, "not_null")) {
+      t->not_null = bson_iter_as_bool(&it);
+    } else if (!strcmp(key, "labels")) {
+      ForEach(&it, [&](const char*, bson_iter_t* v) {
+        EnumLabel l;
+        ForEach(v, [&](const char* k, bson_iter_t* f) {
+          if (!strcmp(k, "label"))
+            l.label = GetString(f);
+          else if (!strcmp(k, "sort") && BSON_ITER_HOLDS_DOUBLE(f))
+            l.sort_order = bson_iter_double(f);
+        });
+        t->labels.push_back(std::move(l));
+      });
+    } else if (!strcmp(key, "checks")) {
+      ForEach(&it, [&](const char*, bson_iter_t* v) {
+        DomainCheck c;
+        ForEach(v, [&](const char* k, bson_iter_t* f) {
+          if (!strcmp(k, "name"))
+            c.name = GetString(f);
+          else if (!strcmp(k, "expr"))
+            c.expr = GetString(f);
+        });
+        t->checks.push_back(std::move(c));
+      });
+    }
+  }
+}
+
 }  // namespace
+
+const EnumLabel* UserType::FindLabel(std::string_view label) const {
+  for (const auto& l : labels)
+    if (l.label == label) return &l;
+  return nullptr;
+}
 
 const Column* Table::FindColumn(std::string_view column) const {
   for (const auto& c : columns)
@@ -236,6 +294,17 @@ const View* Catalog::FindView(std::string_view schema,
 const Schema* Catalog::FindSchema(std::string_view name) const {
   auto it = schemas_.find(std::string(name));
   return it == schemas_.end() ? nullptr : &it->second;
+}
+
+const UserType* Catalog::FindType(std::string_view schema,
+                                  std::string_view name) const {
+  auto it = types_.find(Key(schema, name));
+  return it == types_.end() ? nullptr : &it->second;
+}
+
+const UserType* Catalog::FindTypeByOid(uint32_t oid) const {
+  auto it = types_by_oid_.find(oid);
+  return it == types_by_oid_.end() ? nullptr : it->second;
 }
 
 const Table* Catalog::FindIndexTable(std::string_view schema,
@@ -354,8 +423,14 @@ Status Catalog::Load(docstore::Session* session, std::string_view db,
           sc.owner = GetString(&it);
       }
       catalog->schemas_[sc.name] = std::move(sc);
+    } else if (kind == "type") {
+      UserType t;
+      ReadType(d.bson(), &t);
+      catalog->types_[Key(t.schema, t.name)] = std::move(t);
     }
   }
+  for (const auto& [key, t] : catalog->types_)
+    catalog->types_by_oid_[t.oid] = &t;
   *out = std::move(catalog);
   return Status::OK();
 }
@@ -479,6 +554,47 @@ Status Catalog::PutSchema(docstore::Session* session, std::string_view db,
   bson_t doc = BSON_INITIALIZER;
   Begin(&doc, "schema", sc.name, sc.name, sc.oid);
   PutString(&doc, "owner", sc.owner);
+  Status s = Replace(session, db, &doc);
+  bson_destroy(&doc);
+  return s;
+}
+
+Status Catalog::PutType(docstore::Session* session, std::string_view db,
+                        const UserType& t) {
+  bson_t doc = BSON_INITIALIZER;
+  Begin(&doc, "type", t.schema, t.name, t.oid);
+  PutString(&doc, "type_kind", std::string(1, t.kind));
+  PutString(&doc, "owner", t.owner);
+  if (!t.comment.empty()) PutString(&doc, "comment", t.comment);
+  if (t.kind == 'e') {
+    bson_t labels;
+    bson_append_array_begin(&doc, "labels", -1, &labels);
+    for (size_t i = 0; i < t.labels.size(); i++) {
+      std::string k = std::to_string(i);
+      bson_t one;
+      bson_append_document_begin(&labels, k.c_str(), -1, &one);
+      PutString(&one, "label", t.labels[i].label);
+      bson_append_double(&one, "sort", -1, t.labels[i].sort_order);
+      bson_append_document_end(&labels, &one);
+    }
+    bson_append_array_end(&doc, &labels);
+  } else {
+    bson_append_int64(&doc, "base_type", -1, t.base_type);
+    bson_append_int32(&doc, "base_typmod", -1, t.base_typmod);
+    if (!t.default_expr.empty()) PutString(&doc, "default", t.default_expr);
+    bson_append_bool(&doc, "not_null", -1, t.not_null);
+    bson_t checks;
+    bson_append_array_begin(&doc, "checks", -1, &checks);
+    for (size_t i = 0; i < t.checks.size(); i++) {
+      std::string k = std::to_string(i);
+      bson_t one;
+      bson_append_document_begin(&checks, k.c_str(), -1, &one);
+      PutString(&one, "name", t.checks[i].name);
+      PutString(&one, "expr", t.checks[i].expr);
+      bson_append_document_end(&checks, &one);
+    }
+    bson_append_array_end(&doc, &checks);
+  }
   Status s = Replace(session, db, &doc);
   bson_destroy(&doc);
   return s;

@@ -103,6 +103,35 @@ struct View {
   std::string comment;  // COMMENT ON VIEW
 };
 
+// A user-defined type: an enum ('e') or a domain ('d').
+struct EnumLabel {
+  std::string label;
+  // pg_enum.enumsortorder: values added BEFORE/AFTER get one in between.
+  double sort_order = 0;
+};
+
+struct DomainCheck {
+  std::string name;
+  std::string expr;  // SQL text over VALUE
+};
+
+struct UserType {
+  uint32_t oid = 0;
+  std::string schema, name;
+  char kind = 'e';
+  std::string owner;
+  std::string comment;
+  std::vector<EnumLabel> labels;  // 'e', in creation order
+  // 'd': the base type and its modifier, DEFAULT, NOT NULL and CHECKs.
+  uint32_t base_type = 0;
+  int32_t base_typmod = -1;
+  std::string default_expr;
+  bool not_null = false;
+  std::vector<DomainCheck> checks;
+
+  const EnumLabel* FindLabel(std::string_view label) const;
+};
+
 struct Schema {
   uint32_t oid = 0;
   std::string name;
@@ -121,6 +150,9 @@ class Catalog {
                                std::string_view name) const;
   const View* FindView(std::string_view schema, std::string_view name) const;
   const Schema* FindSchema(std::string_view name) const;
+  const UserType* FindType(std::string_view schema,
+                           std::string_view name) const;
+  const UserType* FindTypeByOid(uint32_t oid) const;
   // The table owning an index of this name in the schema.
   const Table* FindIndexTable(std::string_view schema, std::string_view name,
                               const Index** index = nullptr) const;
@@ -133,6 +165,7 @@ class Catalog {
   }
   const std::map<std::string, View>& views() const { return views_; }
   const std::map<std::string, Schema>& schemas() const { return schemas_; }
+  const std::map<std::string, UserType>& types() const { return types_; }
 
   // Writes, each in the caller's transaction; every write changes the
   // catalog version, so sessions reload.
@@ -144,7 +177,9 @@ class Catalog {
                         const View& view);
   static Status PutSchema(docstore::Session* session, std::string_view db,
                           const Schema& schema);
-  // kind: "table", "sequence", "view", "schema".
+  static Status PutType(docstore::Session* session, std::string_view db,
+                        const UserType& type);
+  // kind: "table", "sequence", "view", "schema", "type".
   static Status Remove(docstore::Session* session, std::string_view db,
                        std::string_view kind, std::string_view schema,
                        std::string_view name);
@@ -172,6 +207,8 @@ class Catalog {
   std::map<std::string, Sequence> sequences_;
   std::map<std::string, View> views_;
   std::map<std::string, Schema> schemas_;  // by name
+  std::map<std::string, UserType> types_;  // by "schema.name"
+  std::map<uint32_t, const UserType*> types_by_oid_;
 };
 
 }  // namespace kova::catalog

@@ -14,6 +14,7 @@
 
 #include "planner/copy_internal.h"
 #include "planner/dml.h"
+#include "planner/domains.h"
 #include "planner/session_impl.h"
 #include "planner/session_util.h"
 
@@ -761,13 +762,21 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
       provided[c] = true;
       if (null) {
         row[c].reset();
+        // A domain's constraints are checked as the value is read.
+        if (!CheckDomainValue(col.type, std::nullopt, &s, &error)) {
+          error.context = "COPY " + relname + ", line " +
+                          std::to_string(lineno) + ", column " + col.name +
+                          ": null input";
+          return false;
+        }
         continue;
       }
       // Input functions take a C string: a NUL ends the value.
       size_t nul = text.find('\0');
       if (nul != std::string_view::npos) text = text.substr(0, nul);
       if (!types::InputText(col.type, col.typmod, text, types, &canonical,
-                            &error)) {
+                            &error) ||
+          !CheckDomainValue(col.type, canonical, &s, &error)) {
         error.position = 0;
         error.context = "COPY " + relname + ", line " + std::to_string(lineno) +
                         ", column " + col.name + ": \"" + Printable(text) +

@@ -9,6 +9,7 @@
 #include "planner/session_impl.h"
 #include "planner/session_util.h"
 #include "planner/types_array.h"
+#include "planner/user_types.h"
 
 namespace kova::planner {
 using expr_detail::IsInteger;
@@ -89,8 +90,8 @@ class RowScope : public ExprScope {
     e->kind = Expr::Kind::kParam;
     int slot = index + (excluded ? static_cast<int>(table_.columns.size()) : 0);
     e->param = -1 - slot;
-    e->type = table_.columns[index].type;
     e->typmod = table_.columns[index].typmod;
+    e->type = user_types::BaseType(table_.columns[index].type, &e->typmod);
     e->location = ref->location;
     *out = std::move(e);
     return true;
@@ -162,6 +163,13 @@ bool Assignable(uint32_t from, uint32_t to) {
   uint32_t from_element = types::ArrayElementType(from);
   uint32_t to_element = types::ArrayElementType(to);
   if (from_element && to_element) return Assignable(from_element, to_element);
+  if (user_types::IsDomain(to))
+    return Assignable(from, user_types::BaseType(to));
+  if (user_types::IsDomain(from))
+    return Assignable(user_types::BaseType(from), to);
+  // Enums: to string types by I/O conversion, nothing else.
+  if (user_types::IsUserOid(from) || user_types::IsUserOid(to))
+    return IsText(to) && to != oid::kUnknown;
   if (IsNumber(from) && IsNumber(to)) return true;
   if (IsText(to)) return true;  // I/O conversion casts to string types
   if (IsText(from) && (to == oid::kJson || to == oid::kJsonb)) return false;
@@ -294,7 +302,9 @@ bool CoerceForColumn(Analyzer* analyzer, std::unique_ptr<Expr>* e,
     // The literal becomes the column's type here; its length or precision
     // is checked when the value is assigned (AssignValue), without a
     // position, as PostgreSQL's length coercion.
-    return analyzer->Coerce(e, col.type, -1, error);
+    // A domain's base type (its constraints and typmod apply when the value
+    // is assigned).
+    return analyzer->Coerce(e, user_types::BaseType(col.type), -1, error);
   }
   if (!Assignable((*e)->type, col.type)) {
     PgError err = Err("42804",
@@ -351,16 +361,20 @@ bool AssignValue(uint32_t from, const catalog::Column& col,
                  const types::TypeContext& context, Value* value,
                  PgError* error) {
   if (!*value) return true;
-  if (from == col.type && col.typmod < 0) return true;
+  // A domain column takes its base type's assignment (constraints are
+  // checked with the row).
+  int32_t typmod = col.typmod;
+  uint32_t to = user_types::BaseType(col.type, &typmod);
+  if (from == to && typmod < 0) return true;
   std::string out;
   bool ok;
   // Assignment semantics (22001 rather than truncation), also for the
   // elements of an array.
-  if ((IsText(from) && IsText(col.type)) ||
-      (from == col.type && types::ArrayElementType(from)))
-    ok = types::InputText(col.type, col.typmod, **value, context, &out, error);
+  if ((IsText(from) && IsText(to)) ||
+      (from == to && types::ArrayElementType(from)))
+    ok = types::InputText(to, typmod, **value, context, &out, error);
   else
-    ok = types::Cast(from, col.type, col.typmod, **value, context, &out, error);
+    ok = types::Cast(from, to, typmod, **value, context, &out, error);
   if (!ok) return false;
   *value = std::move(out);
   return true;
@@ -414,10 +428,15 @@ bool AnalyzeRowParts(SessionHooks* hooks, Plan* plan, DmlPlan* dml,
   dml->defaults.assign(table.columns.size(), nullptr);
   for (size_t i = 0; i < table.columns.size(); i++) {
     const auto& col = table.columns[i];
-    if (col.default_expr.empty() || !col.counter.empty()) continue;
+    // A column without a default of its own takes its domain's.
+    std::string default_expr = col.default_expr;
+    for (uint32_t t = col.type; default_expr.empty() && user_types::IsDomain(t);
+         t = user_types::Find(t)->base_type)
+      default_expr = user_types::Find(t)->default_expr;
+    if (default_expr.empty() || !col.counter.empty()) continue;
     std::unique_ptr<sql::ParseTree> tree;
     const PgQuery__Node* node;
-    ParseExprText(col.default_expr, &tree, &node);
+    ParseExprText(default_expr, &tree, &node);
     if (!node) {
       *error =
           Err("XX000", "unreadable default of column \"" + col.name + "\"");

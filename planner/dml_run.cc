@@ -6,6 +6,7 @@
 #include <set>
 
 #include "planner/dml.h"
+#include "planner/domains.h"
 #include "planner/expr_internal.h"
 #include "planner/session_impl.h"
 #include "planner/session_util.h"
@@ -117,6 +118,11 @@ class DmlRunner {
     for (size_t i = 0; i < ncols; i++) any_assigned |= assigned[i];
     if (any_assigned && (!dml.checks.empty() || has_foreign_keys())) {
       if (!take_counter_values(row, assigned)) return false;
+    }
+    for (size_t i = 0; i < ncols; i++) {
+      if (!assigned[i] &&
+          !CheckDomainValue(table.columns[i].type, row[i], s_, error))
+        return false;
     }
     for (size_t i = 0; i < ncols; i++) {
       const auto& col = table.columns[i];

@@ -4,7 +4,9 @@
 #include <algorithm>
 
 #include "planner/decimal.h"
+#include "planner/domains.h"
 #include "planner/expr_internal.h"
+#include "planner/user_types.h"
 #include "sql/sql.h"
 
 namespace kova::planner {
@@ -19,6 +21,28 @@ bool ResolveTypeName(const PgQuery__TypeName* name, uint32_t* type,
   // as text.
   if (Lower(base) == "regclass") base = "text";
   const types::TypeInfo* info = types::LookupTypeByName(Lower(base));
+  uint32_t user_type = 0;
+  std::vector<std::string> parts;
+  for (size_t i = 0; !info && i < name->n_names; i++)
+    if (name->names[i]->node_case == PG_QUERY__NODE__NODE_STRING)
+      parts.push_back(name->names[i]->string->sval);
+  if (!info && user_types::ResolveName(parts, &user_type)) {
+    if (name->n_array_bounds > 0) {
+      *error = Err("0A000", "arrays of enums and domains are not supported yet",
+                   name->location);
+      return false;
+    }
+    if (name->n_typmods > 0) {
+      *error = Err("42601",
+                   "type modifier is not allowed for type \"" +
+                       types::FormatTypeName(user_type, -1) + "\"",
+                   name->location);
+      return false;
+    }
+    *type = user_type;
+    *typmod = -1;
+    return true;
+  }
   if (!info) {
     *error =
         Err("42704", "type \"" + full + "\" does not exist", name->location);
@@ -572,6 +596,29 @@ bool Analyzer::AnalyzeCast(const PgQuery__TypeCast* c,
   uint32_t type;
   int32_t typmod;
   if (!ResolveTypeName(c->type_name, &type, &typmod, error)) return false;
+  if (!user_types::IsDomain(type))
+    return AnalyzeCastTo(c, type, typmod, out, error);
+  // A cast to a domain is a cast to its base type whose result must pass
+  // the domain's constraints (checked when it is computed).
+  int32_t base_typmod = -1;
+  uint32_t base = user_types::BaseType(type, &base_typmod);
+  std::unique_ptr<Expr> value;
+  if (!AnalyzeCastTo(c, base, base_typmod, &value, error)) return false;
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::kFunction;
+  e->name = kDomainCheckFunction;
+  e->type = base;
+  e->typmod = base_typmod;
+  e->location = c->location;
+  e->args.push_back(std::move(value));
+  e->args.push_back(Const(oid::kInt4, std::to_string(type), c->location));
+  *out = std::move(e);
+  return true;
+}
+
+bool Analyzer::AnalyzeCastTo(const PgQuery__TypeCast* c, uint32_t type,
+                             int32_t typmod, std::unique_ptr<Expr>* out,
+                             PgError* error) {
   std::unique_ptr<Expr> arg;
   if (c->arg->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR &&
       types::LookupType(type)->element_oid != 0) {
@@ -1089,6 +1136,8 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
                  f->location);
     return false;
   }
+  if (name == "enum_first" || name == "enum_last" || name == "enum_range")
+    return AnalyzeEnumFunction(f, name, out, error);
   std::vector<std::unique_ptr<Expr>> args;
   if (name == "make_interval") {
     // Named arguments (years => 1, ...) with PostgreSQL's defaults of 0.
@@ -1546,6 +1595,51 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
     for (auto& key : order_keys) e->args.push_back(std::move(key));
   }
   if (!add_filter()) return false;
+  *out = std::move(e);
+  return true;
+}
+
+}  // namespace kova::planner
+
+namespace kova::planner {
+
+bool Analyzer::AnalyzeEnumFunction(const PgQuery__FuncCall* f,
+                                   const std::string& name,
+                                   std::unique_ptr<Expr>* out, PgError* error) {
+  std::vector<std::unique_ptr<Expr>> args;
+  std::string sig;
+  for (size_t i = 0; i < f->n_args; i++) {
+    std::unique_ptr<Expr> a;
+    if (!Analyze(f->args[i], &a, error)) return false;
+    sig += (i ? ", " : "") + TypeName(a->type);
+    args.push_back(std::move(a));
+  }
+  bool arity = args.size() == 1 || (name == "enum_range" && args.size() == 2);
+  bool enums = arity;
+  for (const auto& a : args) enums = enums && user_types::IsEnum(a->type);
+  if (!enums) {
+    PgError err =
+        Err("42883", "function " + name + "(" + sig + ") does not exist",
+            f->location);
+    err.hint =
+        "No function matches the given name and argument types. You might "
+        "need to add explicit type casts.";
+    *error = err;
+    return false;
+  }
+  uint32_t type = args[0]->type;
+  if (name == "enum_range") {
+    *error =
+        Err("0A000", "enum_range is not supported yet (it returns an array)",
+            f->location);
+    return false;
+  }
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::kFunction;
+  e->name = name;
+  e->type = type;
+  e->location = f->location;
+  e->args = std::move(args);
   *out = std::move(e);
   return true;
 }

@@ -153,6 +153,12 @@ class Analyzer {
                        PgError* error);
   bool AnalyzeCast(const PgQuery__TypeCast* c, std::unique_ptr<Expr>* out,
                    PgError* error);
+  // Enums and domains (user types): a cast to a resolved (non-domain) type,
+  // and enum_first / enum_last / enum_range.
+  bool AnalyzeCastTo(const PgQuery__TypeCast* c, uint32_t type, int32_t typmod,
+                     std::unique_ptr<Expr>* out, PgError* error);
+  bool AnalyzeEnumFunction(const PgQuery__FuncCall* f, const std::string& name,
+                           std::unique_ptr<Expr>* out, PgError* error);
   // A comparison (=, <>, <, ...) of two analysed operands, with unknowns
   // coerced to the other side's type.
   bool Compare(const std::string& op, std::unique_ptr<Expr> left,

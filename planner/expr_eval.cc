@@ -4,8 +4,10 @@
 #include <cstring>
 
 #include "planner/decimal.h"
+#include "planner/domains.h"
 #include "planner/expr.h"
 #include "planner/expr_internal.h"
+#include "planner/user_types.h"
 
 namespace kova::planner {
 using namespace expr_detail;  // NOLINT: the helpers of this component
@@ -47,6 +49,8 @@ bool expr_detail::CompareValues(uint32_t lt, uint32_t rt, const std::string& lv,
     }
   } else if (Category(lt) == 'D' || lt == oid::kInterval) {
     return CompareDateTime(lt, rt, *l, *r, ctx, out, error);
+  } else if (lt == rt && user_types::IsEnum(lt)) {
+    c = user_types::CompareEnum(lt, *l, *r);
   } else if (lt == oid::kBpchar && rt == oid::kBpchar) {
     // Trailing blanks are insignificant.
     std::string a = *l, b = *r;
@@ -544,6 +548,25 @@ bool Evaluate(const Expr& e, const std::vector<Value>& params,
              error->sqlstate == "42602"))
           error->position = e.args[0]->location + 1;
         return false;
+      }
+      if (e.name == kDomainCheckFunction) {
+        // A cast to a domain: the value (of the base type) passes its
+        // constraints or fails.
+        uint32_t domain = static_cast<uint32_t>(std::stoul(*args[1]));
+        if (!CheckDomainValue(domain, args[0], hooks, error)) return false;
+        *out = args[0];
+        return true;
+      }
+      if (e.name == "enum_first" || e.name == "enum_last") {
+        const catalog::UserType* t = user_types::Find(e.type);
+        const catalog::EnumLabel* best = nullptr;
+        for (const auto& l : t ? t->labels : std::vector<catalog::EnumLabel>{})
+          if (!best ||
+              (e.name == "enum_first" ? l.sort_order < best->sort_order
+                                      : l.sort_order > best->sort_order))
+            best = &l;
+        if (best) *out = best->label;
+        return true;
       }
       return EvalFunction(e, args, hooks, out, error);
     }

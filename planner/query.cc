@@ -5,6 +5,7 @@
 
 #include "planner/expr_internal.h"
 #include "planner/types_array.h"
+#include "planner/user_types.h"
 
 namespace kova::planner {
 using namespace expr_detail;
@@ -45,7 +46,7 @@ bool NativeComparable(uint32_t a, uint32_t b) {
     case oid::kOid:
       return true;
     default:
-      return false;
+      return user_types::IsEnum(a);  // with the enum's collation
   }
 }
 
@@ -154,10 +155,14 @@ bool QueryCompiler::AddTable(const catalog::Table& table,
   bool counters = table.schema == "admin" && table.name == "counters";
   for (size_t i = 0; i < table.columns.size(); i++) {
     const auto& c = table.columns[i];
-    std::string sql = ColumnSql(sql_alias, c.name, c.type);
+    // A domain's values are read as its base type (PostgreSQL describes
+    // them so too).
+    int32_t typmod = c.typmod;
+    uint32_t type = user_types::BaseType(c.type, &typmod);
+    std::string sql = ColumnSql(sql_alias, c.name, type);
     if (counters && c.name == "_id") sql = sql_alias + ".kid";
     entry.columns.push_back(
-        {c.name, c.type, c.typmod, sql, static_cast<int16_t>(i + 1)});
+        {c.name, type, typmod, sql, static_cast<int16_t>(i + 1)});
   }
   entries_.push_back(std::move(entry));
   return true;
@@ -867,6 +872,11 @@ std::string QueryCompiler::EmitFallback(const Expr& e) {
   for (const auto& a : args) sql += ", " + a;
   sql += ")";
   const char* coll = CollationOf(e.type);
+  // SQLite gives a function's result the collation of an argument with
+  // an explicit COLLATE: a result without one of its own is reset.
+  bool collated_arg = false;
+  for (const auto& a : e.args) collated_arg |= *CollationOf(a->type) != 0;
+  if (!*coll && collated_arg) coll = "BINARY";
   if (*coll) sql = "(" + sql + " COLLATE " + coll + ")";
   return sql;
 }

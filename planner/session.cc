@@ -264,6 +264,7 @@ bool SessionImpl::ParseCached(std::string_view text,
 void SessionImpl::SimpleQuery(
     std::string_view text, ResultSink* sink,
     const std::function<void(const ExecuteResult&)>& on_statement_done) {
+  user_types::ScopedSource type_source(this);
   statement_start_ = NowMicros();
   cancel_ = false;
   std::shared_ptr<sql::ParseTree> tree;
@@ -336,6 +337,7 @@ bool SessionImpl::Parse(std::string_view text,
                         const std::vector<uint32_t>& param_types,
                         std::unique_ptr<PreparedStatement>* statement,
                         PgError* error) {
+  user_types::ScopedSource type_source(this);
   statement_start_ = NowMicros();
   std::shared_ptr<sql::ParseTree> parsed;
   if (!ParseCached(text, &parsed, error)) return false;
@@ -368,6 +370,7 @@ bool SessionImpl::Bind(const PreparedStatement& statement,
                        const std::vector<Format>& param_formats,
                        const std::vector<Format>& result_formats,
                        std::unique_ptr<Portal>* portal, PgError* error) {
+  user_types::ScopedSource type_source(this);
   const auto& stmt = static_cast<const PreparedStatementImpl&>(statement);
   const Plan& plan = *stmt.plan();
   if (failed_ && (!plan.node || !IsTransactionExit(plan.node))) {
@@ -434,6 +437,7 @@ bool SessionImpl::Bind(const PreparedStatement& statement,
 
 ExecuteResult SessionImpl::Execute(Portal* portal, int64_t max_rows,
                                    ResultSink* sink) {
+  user_types::ScopedSource type_source(this);
   auto* p = static_cast<PortalImpl*>(portal);
   if (failed_ && (!p->plan->node || !IsTransactionExit(p->plan->node))) {
     return Fail(Err("25P02",
@@ -571,6 +575,12 @@ static bool WritesStorage(const PgQuery__Node* node) {
     case PG_QUERY__NODE__NODE_VIEW_STMT:
     case PG_QUERY__NODE__NODE_COMMENT_STMT:
     case PG_QUERY__NODE__NODE_RENAME_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_ENUM_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_ENUM_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_DOMAIN_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_DOMAIN_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_OBJECT_SCHEMA_STMT:
       return true;
     case PG_QUERY__NODE__NODE_COPY_STMT:
       return node->copy_stmt->is_from;
@@ -692,6 +702,16 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
     }
     case PG_QUERY__NODE__NODE_RENAME_STMT:
       return true;
+    case PG_QUERY__NODE__NODE_CREATE_ENUM_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_ENUM_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_DOMAIN_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_DOMAIN_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_OBJECT_SCHEMA_STMT:
+      if (IsTypeStatement(node)) return true;
+      *error = Err("0A000",
+                   std::string(StatementName(node)) + " is not supported yet");
+      return false;
     case PG_QUERY__NODE__NODE_CLOSE_PORTAL_STMT:
     case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
     case PG_QUERY__NODE__NODE_TRANSACTION_STMT:

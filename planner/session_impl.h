@@ -17,6 +17,7 @@
 #include "planner/planner.h"
 #include "planner/query.h"
 #include "planner/settings.h"
+#include "planner/user_types.h"
 #include "sql/sql.h"
 
 namespace kova::planner {
@@ -96,7 +97,9 @@ class PortalImpl : public Portal {
   ExecuteResult final_result;
 };
 
-class SessionImpl : public Session, public SessionHooks {
+class SessionImpl : public Session,
+                    public SessionHooks,
+                    public user_types::Source {
   friend class DmlRunner;
 
  public:
@@ -149,6 +152,8 @@ class SessionImpl : public Session, public SessionHooks {
                            const std::vector<Value>& args, Value* out,
                            PgError* error) override;
   int64_t StatementTimeoutMs();
+  // user_types::Source (user_types_session.cc)
+  const catalog::Catalog* TypeCatalog(bool refresh) override;
 
  private:
   // ALTER TABLE and friends (ddl_alter*.cc) work on the session's storage
@@ -156,6 +161,10 @@ class SessionImpl : public Session, public SessionHooks {
   friend class AlterRunner;
   // COPY (copy.cc, copy_in.cc).
   friend class CopyRunner;
+  // Enums and domains (ddl_types.cc, ddl_domains.cc).
+  friend class TypeRunner;
+  static bool IsTypeStatement(const PgQuery__Node* node);
+  ExecuteResult RunTypeStatement(const PgQuery__Node* node, ResultSink* sink);
   // Analysis (Parse) and execution of one statement.
   bool Analyze(std::shared_ptr<Plan> plan, PgError* error);
   bool AnalyzeSelect(Plan* plan, PgError* error);

@@ -12,6 +12,7 @@
 #include "planner/query.h"
 #include "planner/types_array.h"
 #include "planner/types_datetime.h"
+#include "planner/user_types.h"
 
 namespace kova::planner {
 using namespace expr_detail;
@@ -579,6 +580,7 @@ bool SqlRuntime::Attach(sqlite3* db, PgError* error) {
         db, CollationOf(type), SQLITE_UTF8,
         reinterpret_cast<void*>(static_cast<uintptr_t>(type)), ArrayCollation);
   }
+  if (rc == SQLITE_OK) rc = user_types::RegisterCollations(db);
   if (rc != SQLITE_OK) {
     *error = Err("XX000", std::string("cannot register SQL functions: ") +
                               sqlite3_errmsg(db));

@@ -9,6 +9,7 @@
 #include "planner/expr_internal.h"
 #include "planner/types_array.h"
 #include "planner/types_datetime.h"
+#include "planner/user_types.h"
 
 namespace kova::planner {
 namespace {
@@ -66,6 +67,7 @@ bool ConvertArray(uint32_t type, const std::string& text,
 const types::TypeContext& ArrayStorageContext() { return StorageContext(); }
 
 SKind SKindOf(uint32_t type) {
+  type = user_types::BaseType(type);
   switch (type) {
     case oid::kBool:
     case oid::kInt2:
@@ -101,7 +103,9 @@ const char* CollationOf(uint32_t type) {
     auto it = names->find(element);
     if (it != names->end()) return it->second.c_str();
   }
-  return "";
+  if (user_types::IsDomain(type))
+    return CollationOf(user_types::BaseType(type));
+  return user_types::CollationName(type);
 }
 
 const std::vector<uint32_t>& ArrayElementTypes() {
@@ -120,6 +124,7 @@ bool ToSValue(uint32_t type, const Value& canonical,
   *out = SValue{};
   if (!canonical) return true;
   const std::string& text = *canonical;
+  type = user_types::BaseType(type);
   switch (type) {
     case oid::kBool:
       out->kind = SKind::kInt;
@@ -220,6 +225,7 @@ bool ToSValue(uint32_t type, const Value& canonical,
 
 bool FromSValue(uint32_t type, const SValue& value,
                 const types::TypeContext& context, Value* out, PgError* error) {
+  type = user_types::BaseType(type);
   if (value.kind == SKind::kNull) {
     *out = std::nullopt;
     return true;
@@ -532,6 +538,7 @@ SValue SValueFromBson(const bson_iter_t* it, uint32_t type) {
 
 void AppendSValue(bson_t* doc, std::string_view key, uint32_t type,
                   const SValue& v) {
+  type = user_types::BaseType(type);
   int n = static_cast<int>(key.size());
   if (v.kind == SKind::kText && types::ArrayElementType(type) &&
       AppendArray(doc, key, type, v.s))
@@ -654,6 +661,7 @@ std::string ColumnSql(std::string_view alias, std::string_view column,
   // kova_key is the expression the field indexes are built on, so SQLite
   // uses them; it returns the plain value for numbers and strings. Booleans,
   // binary and floats (kova_key gives 1.0 as the integer 1) use kova_get.
+  type = user_types::BaseType(type);
   std::string doc = std::string(alias) + ".doc";
   std::string lit = SqlQuoteLiteral(column);
   std::string sql;

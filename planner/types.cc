@@ -28,6 +28,7 @@
 #include "planner/types_json.h"
 #include "planner/types_numeric.h"
 #include "planner/types_util.h"
+#include "planner/user_types.h"
 
 namespace kova::planner::types {
 
@@ -618,6 +619,7 @@ const TypeInfo* LookupTypeByName(std::string_view raw) {
 }
 
 std::string FormatTypeName(uint32_t type_oid, int32_t typmod) {
+  if (user_types::IsUserOid(type_oid)) return user_types::FormatName(type_oid);
   const TypeInfo* info = LookupType(type_oid);
   if (info == nullptr) return "???";
   if (info->element_oid != 0) {
@@ -813,6 +815,9 @@ bool InputText(uint32_t type_oid, int32_t typmod, std::string_view text,
                PgError* error) {
   if (!util::ValidateUtf8(text, error)) return false;
   std::string out;
+  if (user_types::IsUserOid(type_oid))
+    return user_types::InputText(type_oid, typmod, text, context, canonical,
+                                 error);
   if (!InputTextImpl(type_oid, typmod, text, context, &out, error)) {
     return false;
   }
@@ -827,6 +832,9 @@ bool InputText(uint32_t type_oid, int32_t typmod, std::string_view text,
 bool TextToBinary(uint32_t type_oid, std::string_view canonical,
                   const TypeContext& context, std::string* binary,
                   PgError* error) {
+  if (user_types::IsUserOid(type_oid))
+    return user_types::TextToBinary(type_oid, canonical, context, binary,
+                                    error);
   std::string out;
   switch (type_oid) {
     case oid::kBool:
@@ -943,6 +951,9 @@ bool BinaryToText(uint32_t type_oid, int32_t typmod, std::string_view binary,
                   const TypeContext& context, std::string* canonical,
                   PgError* error) {
   using util::CheckBinaryLength;
+  if (user_types::IsUserOid(type_oid))
+    return user_types::BinaryToText(type_oid, typmod, binary, context,
+                                    canonical, error);
   std::string out;
   const char* p = binary.data();
   switch (type_oid) {
@@ -1252,6 +1263,8 @@ bool JsonbScalarCast(std::string_view value, uint32_t to,
 
 bool Cast(uint32_t from, uint32_t to, int32_t to_typmod, std::string_view value,
           const TypeContext& context, std::string* out, PgError* error) {
+  if (user_types::IsUserOid(from) || user_types::IsUserOid(to))
+    return user_types::Cast(from, to, to_typmod, value, context, out, error);
   std::string result;
   auto finish = [&](std::string_view v) {
     return CoerceTypmod(to, to_typmod, v, context, out, error);

@@ -225,6 +225,7 @@ const char* StatementName(const PgQuery__Node* node) {
 
 ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
   const PgQuery__Node* node = plan.node;
+  if (IsTypeStatement(node)) return RunTypeStatement(node, sink);
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_PREPARE_STMT:
       return RunPrepare(plan);

@@ -1,0 +1,125 @@
+--
+-- Domains: CREATE DOMAIN, constraints checked on casts, INSERT, UPDATE and
+-- COPY, domain defaults, ALTER DOMAIN, DROP DOMAIN
+--
+CREATE DOMAIN posint AS integer CONSTRAINT posint_check CHECK ((VALUE > 0));
+CREATE DOMAIN public.shortname AS varchar(5) NOT NULL DEFAULT 'anon';
+CREATE DOMAIN evenint integer CHECK (VALUE % 2 = 0) CHECK (VALUE < 100) CONSTRAINT not_42 CHECK (VALUE <> 42);
+CREATE DOMAIN posint AS integer;
+CREATE DOMAIN bad AS integer UNIQUE;
+CREATE DOMAIN bad AS integer PRIMARY KEY;
+CREATE DOMAIN bad AS integer NOT NULL NULL;
+CREATE DOMAIN bad AS integer CHECK (VALUE);
+CREATE DOMAIN bad AS integer CHECK (VALUE > 0) DEFAULT 1 DEFAULT 2;
+CREATE DOMAIN bad AS integer DEFAULT 'x';
+CREATE DOMAIN bad AS integer CHECK (othercol > 0);
+CREATE DOMAIN bad AS nosuchtype;
+
+-- casts check the constraints
+SELECT 5::posint;
+SELECT (-5)::posint;
+SELECT 0::posint;
+SELECT NULL::posint;
+SELECT NULL::shortname;
+SELECT 'abc'::shortname, 'abcdefgh'::shortname;
+SELECT 4::evenint, 3::evenint;
+SELECT 42::evenint;
+SELECT 102::evenint;
+SELECT '7'::posint + 1 AS plus, pg_typeof(7::posint + 1);
+SELECT CAST('12' AS posint) AS p;
+
+-- domain columns
+CREATE TABLE item (id posint PRIMARY KEY, name shortname, qty evenint DEFAULT 2);
+INSERT INTO item (id) VALUES (1);
+INSERT INTO item VALUES (2, 'pen', 10), (3, 'ink', 20);
+INSERT INTO item VALUES (0, 'zero', 2);
+INSERT INTO item VALUES (4, 'toolongname', 2);
+INSERT INTO item VALUES (5, NULL, 2);
+INSERT INTO item VALUES (6, 'odd', 7);
+INSERT INTO item (id, name) VALUES (7, 'x');
+SELECT * FROM item ORDER BY id;
+SELECT id + 1 AS next, name || '!' AS shout, qty * 2 AS dbl FROM item ORDER BY id;
+SELECT * FROM item WHERE id > 1 AND qty >= 10 ORDER BY qty DESC;
+UPDATE item SET qty = qty + 1 WHERE id = 2;
+UPDATE item SET qty = qty + 2 WHERE id = 2;
+UPDATE item SET id = -1 WHERE id = 3;
+UPDATE item SET name = NULL WHERE id = 3;
+SELECT * FROM item ORDER BY id;
+SELECT sum(qty), max(id), min(name) FROM item;
+
+-- COPY
+COPY item FROM stdin;
+10	cup	4
+\.
+COPY item FROM stdin;
+11	cup	5
+\.
+COPY item (id, qty) FROM stdin;
+12	6
+\.
+COPY (SELECT * FROM item ORDER BY id) TO stdout;
+COPY item (id, name) FROM stdin;
+13	\N
+\.
+
+-- ALTER DOMAIN
+ALTER DOMAIN posint ADD CONSTRAINT small CHECK (VALUE < 1000);
+SELECT 2000::posint;
+ALTER DOMAIN posint ADD CONSTRAINT tiny CHECK (VALUE < 5);
+ALTER DOMAIN posint ADD CONSTRAINT small CHECK (VALUE < 10);
+ALTER DOMAIN posint DROP CONSTRAINT small;
+SELECT 2000::posint;
+ALTER DOMAIN posint DROP CONSTRAINT small;
+ALTER DOMAIN posint DROP CONSTRAINT IF EXISTS small;
+ALTER DOMAIN evenint SET DEFAULT 8;
+INSERT INTO item (id, name) VALUES (20, 'def');
+ALTER DOMAIN evenint DROP DEFAULT;
+ALTER DOMAIN evenint SET NOT NULL;
+CREATE TABLE nums (n evenint);
+INSERT INTO nums VALUES (4), (NULL);
+ALTER DOMAIN evenint DROP NOT NULL;
+INSERT INTO nums VALUES (NULL);
+ALTER DOMAIN evenint SET NOT NULL;
+DELETE FROM nums WHERE n IS NULL;
+ALTER DOMAIN evenint SET NOT NULL;
+ALTER DOMAIN evenint RENAME CONSTRAINT not_42 TO not_forty_two;
+SELECT 42::evenint;
+ALTER DOMAIN posint OWNER TO postgres;
+ALTER DOMAIN public.posint OWNER TO postgres;
+ALTER DOMAIN posint OWNER TO nosuch_role;
+COMMENT ON DOMAIN posint IS 'positive integers';
+ALTER DOMAIN nosuch SET DEFAULT 1;
+ALTER DOMAIN evenint RENAME TO even;
+SELECT 4::even;
+SELECT 4::evenint;
+SELECT * FROM item ORDER BY id;
+
+-- domains over domains and over enums
+CREATE DOMAIN smallpos AS posint CHECK (VALUE < 10);
+SELECT 5::smallpos;
+SELECT 50::smallpos;
+SELECT (-1)::smallpos;
+CREATE TYPE level AS ENUM ('low', 'mid', 'high');
+CREATE DOMAIN notlow AS level CHECK (VALUE > 'low');
+SELECT 'mid'::notlow;
+SELECT 'low'::notlow;
+
+-- DROP DOMAIN
+DROP DOMAIN posint;
+DROP DOMAIN nosuch;
+DROP DOMAIN IF EXISTS nosuch;
+DROP DOMAIN level;
+DROP TABLE item;
+DROP TABLE nums;
+DROP DOMAIN smallpos, notlow;
+DROP DOMAIN posint;
+DROP DOMAIN shortname, even;
+DROP TYPE level;
+SELECT 1::posint;
+
+-- transactional DDL
+BEGIN;
+CREATE DOMAIN tdom AS text CHECK (VALUE <> '');
+SELECT 'a'::tdom;
+ROLLBACK;
+SELECT 'a'::tdom;
