@@ -6,6 +6,7 @@
 #include "planner/decimal.h"
 #include "planner/domains.h"
 #include "planner/expr_internal.h"
+#include "planner/types_array.h"
 #include "planner/user_types.h"
 #include "sql/sql.h"
 
@@ -621,7 +622,7 @@ bool Analyzer::AnalyzeCastTo(const PgQuery__TypeCast* c, uint32_t type,
                              PgError* error) {
   std::unique_ptr<Expr> arg;
   if (c->arg->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR &&
-      types::LookupType(type)->element_oid != 0) {
+      types::ArrayElementType(type) != 0) {
     // ARRAY[...]::T[]: the elements become T (ARRAY[]::int[] has a type).
     if (!AnalyzeArrayExpr(c->arg->a_array_expr, type, &arg, error))
       return false;
@@ -654,7 +655,7 @@ bool Analyzer::AnalyzeCastTo(const PgQuery__TypeCast* c, uint32_t type,
   }
   if (arg->type == oid::kUnknown && arg->kind == Expr::Kind::kConst &&
       arg->value && typmod >= 0 &&
-      (type == oid::kNumeric || types::LookupType(type)->element_oid)) {
+      (type == oid::kNumeric || types::ArrayElementType(type))) {
     // Input first (its errors point at the literal), then the typmod
     // (PostgreSQL's numeric() reports overflow without a position; an
     // explicit cast to varchar(n)[] truncates the elements).
@@ -677,7 +678,7 @@ bool Analyzer::AnalyzeCastTo(const PgQuery__TypeCast* c, uint32_t type,
     return true;
   }
   if (arg->type != oid::kUnknown && arg->type != type &&
-      (types::LookupType(type)->element_oid ||
+      (types::ArrayElementType(type) ||
        (types::LookupType(arg->type) &&
         types::LookupType(arg->type)->element_oid))) {
     // Casts to or from arrays: only between arrays and the string types.

@@ -89,7 +89,7 @@ bool ResolveName(const std::vector<std::string>& names, uint32_t* oid) {
 
 std::string FormatName(uint32_t oid) {
   const catalog::UserType* t = Find(oid);
-  if (!t) return std::to_string(oid);
+  if (!t) return "???";  // format_type of an unknown oid
   return t->schema == "public" ? t->name : t->schema + "." + t->name;
 }
 
