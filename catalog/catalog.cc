@@ -421,6 +421,8 @@ Status Catalog::Load(docstore::Session* session, std::string_view db,
           sc.name = GetString(&it);
         else if (!strcmp(key, "owner"))
           sc.owner = GetString(&it);
+        else if (!strcmp(key, "comment"))
+          sc.comment = GetString(&it);
       }
       catalog->schemas_[sc.name] = std::move(sc);
     } else if (kind == "type") {
@@ -554,6 +556,7 @@ Status Catalog::PutSchema(docstore::Session* session, std::string_view db,
   bson_t doc = BSON_INITIALIZER;
   Begin(&doc, "schema", sc.name, sc.name, sc.oid);
   PutString(&doc, "owner", sc.owner);
+  if (!sc.comment.empty()) PutString(&doc, "comment", sc.comment);
   Status s = Replace(session, db, &doc);
   bson_destroy(&doc);
   return s;

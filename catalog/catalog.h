@@ -136,6 +136,7 @@ struct Schema {
   uint32_t oid = 0;
   std::string name;
   std::string owner;
+  std::string comment;  // COMMENT ON SCHEMA
 };
 
 // An immutable snapshot of one database's catalog.

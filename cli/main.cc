@@ -1,4 +1,4 @@
-// The kova binary: `command`, `counters` (and, with the wire issue, `serve`).
+// The kova binary: `command`, `counters`, `serve` and `restore`.
 #include <pthread.h>
 #include <signal.h>
 
@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/restore.h"
 #include "docstore/docstore.h"
 #include "planner/planner.h"
 #include "wire/wire.h"
@@ -43,6 +44,9 @@ constexpr const char* kUsage = R"(usage:
       default for every session, as postgres -c does (e.g. -c
       synchronous_commit=off: commits return before their fsync).
       SIGTERM/SIGINT stop it.
+  kova restore [--data DIR] --db NAME [--on-error stop|continue] FILE|-
+      Restores a pg_dump file (plain SQL, custom, directory or tar) in this
+      process; see kova restore --help.
 
   --data DIR   data directory (default: $KOVA_DATA, else ./kova-data);
                created on first use
@@ -297,6 +301,7 @@ int main(int argc, char** argv) {
     return sub == "command" ? RunCommand(args) : ListCounters(args);
   }
   if (sub == "serve") return Serve(argc, argv);
+  if (sub == "restore") return kova::cli::Restore(argc, argv);
   std::cerr << "kova: unknown subcommand '" << sub << "'\n" << kUsage;
   return 2;
 }

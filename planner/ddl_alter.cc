@@ -552,11 +552,11 @@ bool AlterRunner::LinkSequence(catalog::Column* col,
   std::string column_id =
       catalog::Catalog::ColumnCounterId(db(), table_.collection, col->name);
   if (seq.counter != standalone && seq.counter != column_id) {
-    // One counter row numbers one field: a second column cannot share it.
-    *error = Err("0A000", "sequence \"" + seq.name +
-                              "\" already feeds another column; a sequence "
-                              "shared by two columns is not supported");
-    return false;
+    // One counter row numbers one field: a second column fed by the same
+    // sequence draws from it with nextval, as in PostgreSQL, without being
+    // an autoincrement field itself.
+    col->default_expr = NextvalText(seq);
+    return true;
   }
   if (seq.counter != column_id &&
       !Store(

@@ -229,10 +229,18 @@ ExecuteResult AlterRunner::Comment(const PgQuery__CommentStmt* stmt) {
     case PG_QUERY__OBJECT_TYPE__OBJECT_INDEX:
       kind = "index";
       break;
-    default:
+    case PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA:
+      return session_->RunCommentOnSchema(stmt);
+    default: {
+      PgQuery__Node node = PG_QUERY__NODE__INIT;
+      node.node_case = PG_QUERY__NODE__NODE_COMMENT_STMT;
+      node.comment_stmt = const_cast<PgQuery__CommentStmt*>(stmt);
       return Fail(Err("0A000",
                       "COMMENT ON this kind of object is not supported yet "
-                      "(tables, columns, sequences, views and indexes are)"));
+                      "(tables, columns, sequences, views, indexes and "
+                      "schemas are): " +
+                          UnsupportedObjectName(&node)));
+    }
   }
   std::vector<std::string> names = NameList(stmt->object);
   std::string column;

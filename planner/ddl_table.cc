@@ -489,6 +489,17 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
   for (const Counter& c : counters) {
     if (!s.ok()) break;
     catalog::Column& col = table.columns[c.column];
+    if (!c.linked.empty()) {
+      // A sequence that already numbers another column is shared: this
+      // column draws from it with nextval (its default), as in PostgreSQL,
+      // without becoming an autoincrement field (one counter row numbers
+      // one field).
+      const catalog::Sequence* seq;
+      if (!ResolveSequence(c.linked, &seq, &error)) return Fail(error);
+      if (seq->counter != catalog::Catalog::SequenceCounterId(
+                              database_, seq->schema, seq->name))
+        continue;
+    }
     col.counter = catalog::Catalog::ColumnCounterId(database_, table.collection,
                                                     col.name);
     // The unique index the counter needs (seed rule 1), named as
@@ -955,14 +966,18 @@ ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
   if (view || (found->schema == "admin"))
     return Fail(Err("42809", "cannot create index on relation \"" +
                                  std::string(stmt->relation->relname) + "\""));
+  // The index named in messages about what Kova cannot build yet.
+  const std::string what = std::string(": index ") +
+                           (stmt->idxname ? stmt->idxname : "") + " on " +
+                           found->schema + "." + found->name;
   if (stmt->where_clause)
-    return Fail(Err("0A000", "partial indexes are not supported yet"));
+    return Fail(Err("0A000", "partial indexes are not supported yet" + what));
   if (stmt->access_method && *stmt->access_method &&
       std::strcmp(stmt->access_method, "btree") != 0 &&
       std::strcmp(stmt->access_method, "hash") != 0)
     return Fail(Err("0A000", "index access method \"" +
                                  std::string(stmt->access_method) +
-                                 "\" is not supported yet"));
+                                 "\" is not supported yet" + what));
   catalog::Table table = *found;
   catalog::Index x;
   x.unique = stmt->unique;
@@ -970,7 +985,8 @@ ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
   for (size_t i = 0; i < stmt->n_index_params; i++) {
     const PgQuery__IndexElem* ie = stmt->index_params[i]->index_elem;
     if (!ie->name || !*ie->name)
-      return Fail(Err("0A000", "indexes on expressions are not supported yet"));
+      return Fail(
+          Err("0A000", "indexes on expressions are not supported yet" + what));
     if (!table.FindColumn(ie->name))
       return Fail(Err(
           "42703", "column \"" + std::string(ie->name) + "\" does not exist"));

@@ -581,6 +581,7 @@ static bool WritesStorage(const PgQuery__Node* node) {
     case PG_QUERY__NODE__NODE_ALTER_DOMAIN_STMT:
     case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
     case PG_QUERY__NODE__NODE_ALTER_OBJECT_SCHEMA_STMT:
+    case PG_QUERY__NODE__NODE_GRANT_STMT:
       return true;
     case PG_QUERY__NODE__NODE_COPY_STMT:
       return node->copy_stmt->is_from;
@@ -637,6 +638,8 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
     case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
     case PG_QUERY__NODE__NODE_VIEW_STMT:
     case PG_QUERY__NODE__NODE_COMMENT_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
+    case PG_QUERY__NODE__NODE_GRANT_STMT:
       return true;
     case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT: {
       std::string name = node->variable_show_stmt->name;
@@ -725,8 +728,7 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
       return true;
     default:
       // Refused at Parse, as PostgreSQL refuses what it cannot analyse.
-      *error = Err("0A000",
-                   std::string(StatementName(node)) + " is not supported yet");
+      *error = Err("0A000", NotSupportedMessage(node));
       return false;
   }
 }

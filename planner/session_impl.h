@@ -263,6 +263,10 @@ class SessionImpl : public Session,
                               ResultSink* sink);
   ExecuteResult RunCreateView(const PgQuery__ViewStmt* stmt, const Plan& plan);
   ExecuteResult RunComment(const PgQuery__CommentStmt* stmt);
+  // pg_dump's statements around stored objects (dump_objects.cc).
+  ExecuteResult RunAlterOwner(const PgQuery__AlterOwnerStmt* stmt);
+  ExecuteResult RunCommentOnSchema(const PgQuery__CommentStmt* stmt);
+  ExecuteResult RunGrant(const PgQuery__GrantStmt* stmt);
   ExecuteResult RunRenameObject(const PgQuery__RenameStmt* stmt,
                                 ResultSink* sink);
   // SQL PREPARE / EXECUTE and VACUUM / ANALYZE (prepare.cc).

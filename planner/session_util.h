@@ -54,5 +54,15 @@ inline PgError StorageError(const docstore::Status& s) {
 
 // The statement's name for "X is not supported yet" messages (utility.cc).
 const char* StatementName(const PgQuery__Node* node);
+// The object a statement Kova cannot run would create or change, as "kind
+// name" ("function public.f()"), for those messages; empty when the
+// statement names no object (dump_objects.cc).
+std::string UnsupportedObjectName(const PgQuery__Node* node);
+// "X is not supported yet", naming the object when there is one.
+inline std::string NotSupportedMessage(const PgQuery__Node* node) {
+  std::string object = UnsupportedObjectName(node);
+  return std::string(StatementName(node)) + " is not supported yet" +
+         (object.empty() ? "" : ": " + object);
+}
 
 }  // namespace kova::planner

@@ -117,7 +117,10 @@ const char* StatementName(const PgQuery__Node* node) {
     case PG_QUERY__NODE__NODE_CREATE_STMT:
       return "CREATE TABLE";
     case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
-      return "CREATE TABLE AS";
+      return node->create_table_as_stmt->objtype ==
+                     PG_QUERY__OBJECT_TYPE__OBJECT_MATVIEW
+                 ? "CREATE MATERIALIZED VIEW"
+                 : "CREATE TABLE AS";
     case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
       return "ALTER TABLE";
     case PG_QUERY__NODE__NODE_DROP_STMT:
@@ -251,6 +254,10 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
       return RunCreateView(node->view_stmt, plan);
     case PG_QUERY__NODE__NODE_COMMENT_STMT:
       return RunComment(node->comment_stmt);
+    case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
+      return RunAlterOwner(node->alter_owner_stmt);
+    case PG_QUERY__NODE__NODE_GRANT_STMT:
+      return RunGrant(node->grant_stmt);
     case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
       return RunTransaction(node->transaction_stmt, sink);
     case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT: {
@@ -434,8 +441,7 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
       return Tag("CLOSE CURSOR");
     }
     default:
-      return Fail(Err(
-          "0A000", std::string(StatementName(node)) + " is not supported yet"));
+      return Fail(Err("0A000", NotSupportedMessage(node)));
   }
 }
 
@@ -664,6 +670,14 @@ ExecuteResult SessionImpl::RunSet(const PgQuery__VariableSetStmt* set,
         value += name == "search_path" ? QuoteIdentifierIfNeeded(part) : part;
       }
       if (name == "timezone") name = "TimeZone";
+      // pg_dump 17 starts its dumps with SET transaction_timeout = 0, a
+      // setting PostgreSQL 15 does not have (it would fail with 42704).
+      // Accepted on purpose so that newer dumps restore: 0 disables the
+      // timeout, which is what Kova does anyway; another value is refused.
+      if (name == "transaction_timeout" && !set->is_local) {
+        if (value == "0") return Tag("SET");
+        return Fail(Err("0A000", "transaction_timeout is not supported yet"));
+      }
       if (!settings_.Set(name, value, set->is_local, &error))
         return Fail(error);
       return Tag("SET");

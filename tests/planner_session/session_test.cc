@@ -163,7 +163,7 @@ TEST_F(SessionTest, ArithmeticAndErrors) {
   EXPECT_EQ(r.error.position, 1);
   r = One("CREATE FUNCTION f() RETURNS int AS 'select 1' LANGUAGE sql");
   EXPECT_EQ(r.error.sqlstate, "0A000");
-  EXPECT_EQ(r.error.message, "CREATE FUNCTION is not supported yet");
+  EXPECT_EQ(r.error.message, "CREATE FUNCTION is not supported yet: function f()");
 }
 
 TEST_F(SessionTest, ParametersInASimpleQuery) {
