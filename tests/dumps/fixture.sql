@@ -36,6 +36,9 @@ SELECT nextval('sales.seq_desc'), nextval('sales.seq_desc');
 CREATE TABLE "MixedCase" ("Id" serial PRIMARY KEY, "Value Text" text, "select" int);
 CREATE TABLE "we""ird" (id serial PRIMARY KEY, "col""q" text);
 
+-- arrays, with awkward elements
+CREATE TABLE documents (id serial PRIMARY KEY, tags text[], scores int[], matrix int[][]);
+
 -- a table whose counter setval is below its data
 CREATE TABLE lagging (id serial PRIMARY KEY, v text);
 
@@ -83,5 +86,8 @@ INSERT INTO credit_notes (amount) VALUES (-1.5);
 INSERT INTO invoices (num, amount) VALUES (5, 0);
 INSERT INTO "MixedCase" ("Value Text", "select") VALUES ('Hello', 1), ('WORLD', NULL);
 INSERT INTO "we""ird" ("col""q") VALUES ('x"y'), (E'a\tb');
+INSERT INTO documents (tags, scores, matrix) VALUES
+  (ARRAY['a b', 'c,d', NULL, '"q"', E'back\\slash', '{x}', 'NULL'], '{1,2,3}', '{{1,2},{3,4}}'),
+  ('{}', NULL, NULL), (NULL, '{-1}', '{{5}}');
 INSERT INTO lagging (v) VALUES ('1'), ('2'), ('3'), ('4'), ('5');
 SELECT setval('lagging_id_seq', 2, true);
