@@ -333,11 +333,11 @@ Status Catalog::Load(docstore::Session* session, std::string_view db,
   auto catalog = std::make_shared<Catalog>();
   catalog->db_ = std::string(db);
   // The schemas every database has.
-  catalog->schemas_["public"] = Schema{2200, "public", "postgres"};
-  catalog->schemas_["pg_catalog"] = Schema{11, "pg_catalog", "postgres"};
+  catalog->schemas_["public"] = Schema{2200, "public", "postgres", ""};
+  catalog->schemas_["pg_catalog"] = Schema{11, "pg_catalog", "postgres", ""};
   catalog->schemas_["information_schema"] =
-      Schema{13000, "information_schema", "postgres"};
-  catalog->schemas_["admin"] = Schema{13100, "admin", "postgres"};
+      Schema{13000, "information_schema", "postgres", ""};
+  catalog->schemas_["admin"] = Schema{13100, "admin", "postgres", ""};
   std::vector<docstore::Document> docs;
   bson_t filter = BSON_INITIALIZER;
   Status s = session->Find(db, kObjectsCollection, &filter, {}, &docs);

@@ -10,6 +10,7 @@
 // crash in the middle can lose the last statements, never corrupt data.
 #include "cli/restore.h"
 
+#include <libpq-fe.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,7 +39,8 @@ using planner::Format;
 using planner::PgError;
 
 constexpr const char* kRestoreUsage = R"(usage:
-  kova restore [--data DIR] --db NAME [--on-error stop|continue] FILE|-
+  kova restore [--data DIR | --host H --port P [--user U]] --db NAME
+               [--on-error stop|continue] FILE|-
       Restores a PostgreSQL dump into database NAME (created when missing):
       plain SQL as pg_dump writes it, or a custom, directory or tar archive
       (converted with pg_restore -f -, which must be on PATH or in
@@ -51,7 +53,10 @@ constexpr const char* kRestoreUsage = R"(usage:
       terminal; a summary ends the run.
       The data directory must not be open in a running `kova serve`: the
       store's lock refuses a second process (restore through the server
-      with psql or pg_restore instead).
+      with psql or pg_restore instead, or with --host/--port).
+      --host/--port (and --user, default $PGUSER or postgres): send the
+      statements and COPY data to a running server (kova serve or
+      PostgreSQL) over libpq instead.
 )";
 
 // ---- reading the dump
@@ -325,49 +330,6 @@ class Progress {
 // ---- running statements in process
 // --------------------------------------------
 
-// Serves a COPY FROM stdin from the dump; the other outputs are dropped
-// (a dump's SELECTs are setval calls).
-class RestoreSink : public planner::ResultSink {
- public:
-  RestoreSink(DumpReader* reader, Stats* stats, Progress* progress)
-      : reader_(reader), stats_(stats), progress_(progress) {}
-
-  void Reset() {
-    copy_started_ = false;
-    copy_done_ = false;
-  }
-  bool copy_started() const { return copy_started_; }
-  bool copy_done() const { return copy_done_; }
-
-  void RowDescription(const std::vector<ColumnDesc>&,
-                      const std::vector<Format>&) override {}
-  void DataRow(const std::vector<Datum>&) override {}
-  void Notice(const PgError& notice) override {
-    if (notice.severity == "WARNING")
-      std::cerr << "kova restore: WARNING: " << notice.message << "\n";
-  }
-  void BeginCopyIn(Format, int) override { copy_started_ = true; }
-  CopyRead ReadCopyData(std::string* data) override {
-    if (copy_done_) return CopyRead::kDone;
-    reader_->ReadCopy(data, 1 << 20, &copy_done_, &stats_->copy_rows);
-    progress_->Update(*reader_, *stats_);
-    if (data->empty() && copy_done_) return CopyRead::kDone;
-    return CopyRead::kData;
-  }
-  bool DeallocatePrepared(std::string_view) override { return true; }
-  void DeallocateAllPrepared() override {}
-  void BeginCopyOut(Format, int) override {}
-  void CopyOutData(std::string_view) override {}
-  void EndCopyOut() override {}
-
- private:
-  DumpReader* reader_;
-  Stats* stats_;
-  Progress* progress_;
-  bool copy_started_ = false;
-  bool copy_done_ = false;
-};
-
 bool StartsWithWord(const std::string& s, const char* word) {
   size_t n = std::strlen(word);
   if (s.size() < n) return false;
@@ -433,12 +395,217 @@ bool IsArchive(const std::string& file) {
   return n >= 262 && std::memcmp(head + 257, "ustar", 5) == 0;
 }
 
+// The COPY data of the statement being run, read from the dump.
+class CopyFeed {
+ public:
+  CopyFeed(DumpReader* reader, Stats* stats, Progress* progress)
+      : reader_(reader), stats_(stats), progress_(progress) {}
+  void Reset() { done_ = false; }
+  bool done() const { return done_; }
+  // The next chunk of whole lines; false once the data has ended.
+  bool Next(std::string* data) {
+    if (done_) return false;
+    reader_->ReadCopy(data, 1 << 20, &done_, &stats_->copy_rows);
+    progress_->Update(*reader_, *stats_);
+    return !data->empty() || !done_;
+  }
+
+ private:
+  DumpReader* reader_;
+  Stats* stats_;
+  Progress* progress_;
+  bool done_ = false;
+};
+
+// Where the statements go: the planner in this process, or a server.
+class Target {
+ public:
+  struct Result {
+    bool ok = true;
+    std::string sqlstate, message, tag;
+  };
+  virtual ~Target() = default;
+  virtual bool Connect(const std::string& db, std::string* error) = 0;
+  virtual bool CreateDatabase(const std::string& db, std::string* error) = 0;
+  virtual bool DatabaseExists(const std::string& db) = 0;
+  virtual Result Run(const std::string& sql, CopyFeed* copy) = 0;
+  virtual void Close() = 0;
+};
+
+std::string QuoteIdent(const std::string& name) {
+  std::string quoted = "\"";
+  for (char c : name)
+    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+class InProcessSink : public planner::ResultSink {
+ public:
+  explicit InProcessSink(CopyFeed* copy) : copy_(copy) {}
+  void RowDescription(const std::vector<ColumnDesc>&,
+                      const std::vector<Format>&) override {}
+  void DataRow(const std::vector<Datum>&) override {}
+  void Notice(const PgError& notice) override {
+    if (notice.severity == "WARNING")
+      std::cerr << "kova restore: WARNING: " << notice.message << "\n";
+  }
+  void BeginCopyIn(Format, int) override {}
+  CopyRead ReadCopyData(std::string* data) override {
+    if (!copy_ || !copy_->Next(data)) return CopyRead::kDone;
+    return CopyRead::kData;
+  }
+  bool DeallocatePrepared(std::string_view) override { return true; }
+  void DeallocateAllPrepared() override {}
+  void BeginCopyOut(Format, int) override {}
+  void CopyOutData(std::string_view) override {}
+  void EndCopyOut() override {}
+
+ private:
+  CopyFeed* copy_;
+};
+
+class InProcessTarget : public Target {
+ public:
+  explicit InProcessTarget(planner::Engine* engine) : engine_(engine) {}
+  bool Connect(const std::string& db, std::string* error) override {
+    Close();
+    PgError e;
+    if (!engine_->NewSession({{"user", "postgres"}, {"database", db}},
+                             &session_, &e)) {
+      *error = e.message;
+      return false;
+    }
+    return true;
+  }
+  bool DatabaseExists(const std::string& db) override {
+    return engine_->DatabaseExists(db);
+  }
+  bool CreateDatabase(const std::string& db, std::string* error) override {
+    if (!Connect("postgres", error)) return false;
+    Result r = Run("CREATE DATABASE " + QuoteIdent(db), nullptr);
+    Close();
+    *error = r.message;
+    return r.ok;
+  }
+  Result Run(const std::string& sql, CopyFeed* copy) override {
+    InProcessSink sink(copy);
+    Result out;
+    session_->SimpleQuery(sql, &sink, [&](const ExecuteResult& r) {
+      if (!r.ok) {
+        out.ok = false;
+        out.sqlstate = r.error.sqlstate;
+        out.message = r.error.message;
+      } else {
+        out.tag = r.command_tag;
+      }
+    });
+    return out;
+  }
+  void Close() override {
+    if (session_) session_->Terminate();
+    session_.reset();
+  }
+
+ private:
+  planner::Engine* engine_;
+  std::unique_ptr<planner::Session> session_;
+};
+
+// A client of a server (kova serve or PostgreSQL) through libpq.
+class ClientTarget : public Target {
+ public:
+  ClientTarget(std::string host, std::string port, std::string user)
+      : host_(std::move(host)),
+        port_(std::move(port)),
+        user_(std::move(user)) {}
+  ~ClientTarget() override { Close(); }
+  bool Connect(const std::string& db, std::string* error) override {
+    Close();
+    const char* keys[] = {"host", "port", "user", "dbname", "application_name",
+                          nullptr};
+    const char* values[] = {host_.c_str(), port_.c_str(),  user_.c_str(),
+                            db.c_str(),    "kova restore", nullptr};
+    conn_ = PQconnectdbParams(keys, values, 0);
+    if (PQstatus(conn_) != CONNECTION_OK) {
+      *error = PQerrorMessage(conn_);
+      while (!error->empty() && error->back() == '\n') error->pop_back();
+      Close();
+      return false;
+    }
+    PQsetNoticeProcessor(
+        conn_,
+        [](void*, const char* message) {
+          if (!std::strncmp(message, "WARNING", 7))
+            std::cerr << "kova restore: " << message;
+        },
+        nullptr);
+    return true;
+  }
+  bool DatabaseExists(const std::string& db) override {
+    std::string error;
+    bool ok = Connect(db, &error);
+    Close();
+    return ok;
+  }
+  bool CreateDatabase(const std::string& db, std::string* error) override {
+    if (!Connect("postgres", error)) return false;
+    Result r = Run("CREATE DATABASE " + QuoteIdent(db), nullptr);
+    Close();
+    *error = r.message;
+    return r.ok;
+  }
+  Result Run(const std::string& sql, CopyFeed* copy) override {
+    Result out;
+    PGresult* res = PQexec(conn_, sql.c_str());
+    if (PQresultStatus(res) == PGRES_COPY_IN) {
+      PQclear(res);
+      std::string chunk;
+      bool sent = true;
+      while (sent && copy && copy->Next(&chunk))
+        sent = PQputCopyData(conn_, chunk.data(),
+                             static_cast<int>(chunk.size())) == 1;
+      PQputCopyEnd(conn_, sent ? nullptr : "kova restore: sending failed");
+      res = PQgetResult(conn_);
+    }
+    Take(res, &out);
+    // A statement has one result; drain any other.
+    while ((res = PQgetResult(conn_)) != nullptr) PQclear(res);
+    return out;
+  }
+  void Close() override {
+    if (conn_) PQfinish(conn_);
+    conn_ = nullptr;
+  }
+
+ private:
+  void Take(PGresult* res, Result* out) {
+    ExecStatusType st = PQresultStatus(res);
+    if (st == PGRES_FATAL_ERROR || st == PGRES_NONFATAL_ERROR || !res) {
+      out->ok = false;
+      const char* state =
+          res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
+      const char* msg =
+          res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
+      out->sqlstate = state ? state : "08006";
+      out->message = msg ? msg : PQerrorMessage(conn_);
+    } else {
+      out->tag = PQcmdStatus(res);
+    }
+    PQclear(res);
+  }
+
+  std::string host_, port_, user_;
+  PGconn* conn_ = nullptr;
+};
+
 }  // namespace
 
 int Restore(int argc, char** argv) {
   const char* env = std::getenv("KOVA_DATA");
   std::string data = env && *env ? env : "kova-data";
-  std::string db, file, on_error = "stop";
+  const char* pguser = std::getenv("PGUSER");
+  std::string db, file, on_error = "stop", host, port,
+                        user = pguser && *pguser ? pguser : "postgres";
   for (int i = 2; i < argc; i++) {
     std::string a = argv[i];
     auto value = [&](std::string* out) {
@@ -455,11 +622,17 @@ int Restore(int argc, char** argv) {
       ok = value(&db);
     else if (a.rfind("--db=", 0) == 0)
       db = a.substr(5);
+    else if (a == "--host" || a == "-h")
+      ok = value(&host);
+    else if (a == "--port" || a == "-p")
+      ok = value(&port);
+    else if (a == "--user" || a == "-U")
+      ok = value(&user);
     else if (a == "--on-error")
       ok = value(&on_error);
     else if (a.rfind("--on-error=", 0) == 0)
       on_error = a.substr(11);
-    else if (a == "--help" || a == "-h") {
+    else if (a == "--help") {
       std::cout << kRestoreUsage;
       return 0;
     } else if (a.size() > 1 && a[0] == '-') {
@@ -481,6 +654,7 @@ int Restore(int argc, char** argv) {
     return 2;
   }
   bool stop = on_error == "stop";
+  bool client = !host.empty() || !port.empty();
 
   // The input: the file, standard input, or pg_restore's SQL output.
   std::FILE* in = nullptr;
@@ -510,67 +684,43 @@ int Restore(int argc, char** argv) {
   }
 
   std::unique_ptr<docstore::Store> store;
-  docstore::Status st =
-      docstore::Store::Open(data, docstore::StoreOptions{}, &store);
-  if (!st.ok()) {
-    std::cerr << "kova restore: " << st.message() << "\n";
-    return 3;
-  }
-  planner::EngineOptions options;
-  options.settings.emplace_back("synchronous_commit", "off");
-  std::unique_ptr<planner::Engine> engine =
-      planner::Engine::Create(store.get(), options);
-  auto open_session = [&](const std::string& name,
-                          std::unique_ptr<planner::Session>* out) {
-    PgError error;
-    if (!engine->NewSession({{"user", "postgres"}, {"database", name}}, out,
-                            &error)) {
-      std::cerr << "kova restore: " << error.message << "\n";
-      return false;
+  std::unique_ptr<planner::Engine> engine;
+  std::unique_ptr<Target> target;
+  if (client) {
+    target = std::make_unique<ClientTarget>(host.empty() ? "127.0.0.1" : host,
+                                            port.empty() ? "5432" : port, user);
+  } else {
+    docstore::Status st =
+        docstore::Store::Open(data, docstore::StoreOptions{}, &store);
+    if (!st.ok()) {
+      std::cerr << "kova restore: " << st.message() << "\n";
+      return 3;
     }
-    return true;
-  };
-  std::unique_ptr<planner::Session> session;
+    planner::EngineOptions options;
+    // Commits skip their fsync; closing the store syncs everything.
+    options.settings.emplace_back("synchronous_commit", "off");
+    engine = planner::Engine::Create(store.get(), options);
+    target = std::make_unique<InProcessTarget>(engine.get());
+  }
+  std::string error;
   bool created = false;
-  if (!engine->DatabaseExists(db)) {
-    if (!open_session("postgres", &session)) return 3;
-    std::string quoted = "\"";
-    for (char c : db)
-      quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    quoted += "\"";
-    class Null : public planner::ResultSink {
-     public:
-      void RowDescription(const std::vector<ColumnDesc>&,
-                          const std::vector<Format>&) override {}
-      void DataRow(const std::vector<Datum>&) override {}
-      void Notice(const PgError&) override {}
-      void BeginCopyIn(Format, int) override {}
-      CopyRead ReadCopyData(std::string*) override { return CopyRead::kFail; }
-      bool DeallocatePrepared(std::string_view) override { return true; }
-      void DeallocateAllPrepared() override {}
-      void BeginCopyOut(Format, int) override {}
-      void CopyOutData(std::string_view) override {}
-      void EndCopyOut() override {}
-    } null;
-    bool ok = true;
-    session->SimpleQuery(
-        "CREATE DATABASE " + quoted, &null, [&](const ExecuteResult& r) {
-          if (!r.ok) {
-            std::cerr << "kova restore: " << r.error.message << "\n";
-            ok = false;
-          }
-        });
-    session->Terminate();
-    if (!ok) return 3;
+  if (!target->DatabaseExists(db)) {
+    if (!target->CreateDatabase(db, &error)) {
+      std::cerr << "kova restore: " << error << "\n";
+      return 3;
+    }
     created = true;
   }
-  if (!open_session(db, &session)) return 3;
+  if (!target->Connect(db, &error)) {
+    std::cerr << "kova restore: " << error << "\n";
+    return 3;
+  }
 
   auto started = std::chrono::steady_clock::now();
   DumpReader reader(in);
   Stats stats;
   Progress progress(total);
-  RestoreSink sink(&reader, &stats, &progress);
+  CopyFeed feed(&reader, &stats, &progress);
   std::string current_db = db;
   DumpReader::Item item;
   bool stopped = false;
@@ -590,19 +740,18 @@ int Restore(int argc, char** argv) {
       std::string cmd = item.text.substr(1, item.text.find_first_of(" \t") - 1);
       if (cmd == "restrict" || cmd == "unrestrict") continue;
       if (cmd == "connect" || cmd == "c") {
-        std::string target =
-            item.text.substr(item.text.find_first_of(" \t") + 1);
-        target = target.substr(0, target.find_first_of(" \t"));
-        if (target.size() >= 2 && target.front() == '"')
-          target = target.substr(1, target.size() - 2);
-        if (target == "-" || target == current_db) continue;
-        session->Terminate();
-        if (!open_session(target, &session)) {
-          fail("could not connect to database \"" + target + "\"", item.text,
-               item.line);
+        std::string name = item.text.substr(item.text.find_first_of(" \t") + 1);
+        name = name.substr(0, name.find_first_of(" \t"));
+        if (name.size() >= 2 && name.front() == '"')
+          name = name.substr(1, name.size() - 2);
+        if (name == "-" || name == current_db) continue;
+        if (!target->Connect(name, &error)) {
+          fail("could not connect to database \"" + name + "\": " + error,
+               item.text, item.line);
+          if (!stopped && !target->Connect(current_db, &error)) stopped = true;
           continue;
         }
-        current_db = target;
+        current_db = name;
         continue;
       }
       fail("psql meta-command \\" + cmd + " is not supported by kova restore",
@@ -610,36 +759,32 @@ int Restore(int argc, char** argv) {
       continue;
     }
     stats.statements++;
-    sink.Reset();
+    feed.Reset();
     stats.copy_rows = 0;
     bool copy = IsCopyFromStdin(item.text);
-    session->SimpleQuery(item.text, &sink, [&](const ExecuteResult& r) {
-      if (!r.ok) {
-        std::string m = r.error.sqlstate + ": " + r.error.message;
-        fail(m, item.text, item.line);
-        return;
-      }
-      const std::string& tag = r.command_tag;
-      auto count = [&]() {
-        size_t sp = tag.rfind(' ');
-        return sp == std::string::npos ? 0 : std::atoll(tag.c_str() + sp + 1);
-      };
+    Target::Result r = target->Run(item.text, copy ? &feed : nullptr);
+    if (!r.ok) {
+      fail(r.sqlstate + ": " + r.message, item.text, item.line);
+    } else {
+      const std::string& tag = r.tag;
+      size_t sp = tag.rfind(' ');
+      long long n =
+          sp == std::string::npos ? 0 : std::atoll(tag.c_str() + sp + 1);
       if (tag == "CREATE TABLE") stats.tables++;
       if (tag.rfind("COPY ", 0) == 0 || tag.rfind("INSERT ", 0) == 0)
-        stats.rows += count();
+        stats.rows += n;
       if (item.text.find("setval(") != std::string::npos ||
           item.text.find("ADD GENERATED") != std::string::npos)
         stats.counters++;
-    });
+    }
     // A COPY that failed before or during its data: skip the rest of it.
-    if (copy && !sink.copy_done()) reader.SkipCopy();
+    if (copy && !feed.done()) reader.SkipCopy();
     stats.copy_rows = 0;
     progress.Update(reader, stats);
   }
   progress.Update(reader, stats, true);
   progress.Done();
-  session->Terminate();
-  session.reset();
+  target->Close();
   if (piped) {
     int rc = pclose(in);
     if (rc != 0 && !stopped) {
@@ -650,6 +795,7 @@ int Restore(int argc, char** argv) {
   } else if (in != stdin) {
     std::fclose(in);
   }
+  target.reset();
   engine.reset();
   store.reset();  // checkpoints: everything is on disk from here
   double secs =

@@ -41,7 +41,7 @@ bool SessionImpl::AnalyzeCreateTableAs(Plan* plan, PgError* error) {
   } else {
     const PgQuery__CreateTableAsStmt* c = node->create_table_as_stmt;
     if (c->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_MATVIEW) {
-      *error = Err("0A000", "materialized views are not supported yet");
+      *error = Err("0A000", NotSupportedMessage(node));
       return false;
     }
     ctas->into = c->into;
