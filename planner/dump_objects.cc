@@ -19,12 +19,12 @@
 namespace kova::planner {
 namespace {
 
-std::string StringOf(const PgQuery__Node *n) {
+std::string StringOf(const PgQuery__Node* n) {
   if (n && n->node_case == PG_QUERY__NODE__NODE_STRING) return n->string->sval;
   return "";
 }
 
-std::string JoinNames(PgQuery__Node *const *items, size_t n) {
+std::string JoinNames(PgQuery__Node* const* items, size_t n) {
   std::string out;
   for (size_t i = 0; i < n; i++) {
     if (i) out += ".";
@@ -33,7 +33,7 @@ std::string JoinNames(PgQuery__Node *const *items, size_t n) {
   return out;
 }
 
-std::string RangeVarName(const PgQuery__RangeVar *r) {
+std::string RangeVarName(const PgQuery__RangeVar* r) {
   if (!r) return "";
   std::string out;
   if (r->schemaname && *r->schemaname) out = std::string(r->schemaname) + ".";
@@ -42,7 +42,7 @@ std::string RangeVarName(const PgQuery__RangeVar *r) {
 
 // The name of an object given as a parse node (a name list, a String, a
 // RangeVar, a function signature or a type name).
-std::string ObjectNodeName(const PgQuery__Node *n) {
+std::string ObjectNodeName(const PgQuery__Node* n) {
   if (!n) return "";
   switch (n->node_case) {
     case PG_QUERY__NODE__NODE_STRING:
@@ -62,7 +62,7 @@ std::string ObjectNodeName(const PgQuery__Node *n) {
   }
 }
 
-const char *ObjectKindName(PgQuery__ObjectType t) {
+const char* ObjectKindName(PgQuery__ObjectType t) {
   switch (t) {
     case PG_QUERY__OBJECT_TYPE__OBJECT_FUNCTION:
       return "function";
@@ -134,9 +134,9 @@ const char *ObjectKindName(PgQuery__ObjectType t) {
 }
 
 // Privilege letters of PostgreSQL's aclitem, in its order.
-const char *kPrivilegeOrder = "arwdDxtXUCTc";
+const char* kPrivilegeOrder = "arwdDxtXUCTc";
 
-char PrivilegeLetter(const std::string &name) {
+char PrivilegeLetter(const std::string& name) {
   static const std::map<std::string, char> kLetters = {
       {"insert", 'a'},  {"select", 'r'},    {"update", 'w'},
       {"delete", 'd'},  {"truncate", 'D'},  {"references", 'x'},
@@ -149,11 +149,11 @@ char PrivilegeLetter(const std::string &name) {
 
 }  // namespace
 
-std::string UnsupportedObjectName(const PgQuery__Node *node) {
+std::string UnsupportedObjectName(const PgQuery__Node* node) {
   std::string kind, name;
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT: {
-      const auto *f = node->create_function_stmt;
+      const auto* f = node->create_function_stmt;
       kind = f->is_procedure ? "procedure" : "function";
       name = JoinNames(f->funcname, f->n_funcname) + "()";
       break;
@@ -168,7 +168,7 @@ std::string UnsupportedObjectName(const PgQuery__Node *node) {
       name = node->create_extension_stmt->extname;
       break;
     case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT: {
-      const auto *c = node->create_table_as_stmt;
+      const auto* c = node->create_table_as_stmt;
       kind = c->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_MATVIEW
                  ? "materialized view"
                  : "table";
@@ -204,7 +204,7 @@ std::string UnsupportedObjectName(const PgQuery__Node *node) {
                        node->create_domain_stmt->n_domainname);
       break;
     case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT: {
-      const auto *a = node->alter_owner_stmt;
+      const auto* a = node->alter_owner_stmt;
       kind = ObjectKindName(a->object_type);
       name =
           a->relation ? RangeVarName(a->relation) : ObjectNodeName(a->object);
@@ -245,13 +245,13 @@ std::string UnsupportedObjectName(const PgQuery__Node *node) {
 
 // ---- ALTER ... OWNER TO -----------------------------------------------------
 
-ExecuteResult SessionImpl::RunAlterOwner(const PgQuery__AlterOwnerStmt *stmt) {
+ExecuteResult SessionImpl::RunAlterOwner(const PgQuery__AlterOwnerStmt* stmt) {
   PgError error;
   if (stmt->object_type != PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA) {
     // Objects Kova does not keep (functions, types, databases, ...).
     std::string kind = ObjectKindName(stmt->object_type);
     std::string upper = kind;
-    for (char &c : upper) c = static_cast<char>(std::toupper(c));
+    for (char& c : upper) c = static_cast<char>(std::toupper(c));
     std::string name = stmt->relation ? RangeVarName(stmt->relation)
                                       : ObjectNodeName(stmt->object);
     return Fail(Err("0A000", "ALTER " + upper +
@@ -261,7 +261,7 @@ ExecuteResult SessionImpl::RunAlterOwner(const PgQuery__AlterOwnerStmt *stmt) {
   if (!CheckWritable("ALTER SCHEMA", &error)) return Fail(error);
   if (!LoadCatalog(&error)) return Fail(error);
   std::string name = StringOf(stmt->object);
-  const catalog::Schema *sc = catalog_->FindSchema(name);
+  const catalog::Schema* sc = catalog_->FindSchema(name);
   if (!sc) return Fail(Err("3F000", "schema \"" + name + "\" does not exist"));
   std::string owner = stmt->newowner && stmt->newowner->rolename
                           ? stmt->newowner->rolename
@@ -278,9 +278,9 @@ ExecuteResult SessionImpl::RunAlterOwner(const PgQuery__AlterOwnerStmt *stmt) {
 }
 
 ExecuteResult SessionImpl::RunCommentOnSchema(
-    const PgQuery__CommentStmt *stmt) {
+    const PgQuery__CommentStmt* stmt) {
   std::string name = StringOf(stmt->object);
-  const catalog::Schema *sc = catalog_->FindSchema(name);
+  const catalog::Schema* sc = catalog_->FindSchema(name);
   if (!sc) return Fail(Err("3F000", "schema \"" + name + "\" does not exist"));
   catalog::Schema copy = *sc;
   copy.comment = stmt->comment ? stmt->comment : "";
@@ -293,8 +293,8 @@ ExecuteResult SessionImpl::RunCommentOnSchema(
 // ---- GRANT / REVOKE
 // -----------------------------------------------------------
 
-ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt *stmt) {
-  const char *verb = stmt->is_grant ? "GRANT" : "REVOKE";
+ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt* stmt) {
+  const char* verb = stmt->is_grant ? "GRANT" : "REVOKE";
   PgError error;
   std::string kind;   // table, sequence, schema
   std::string valid;  // privilege letters the kind has
@@ -330,7 +330,7 @@ ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt *stmt) {
   // The privileges: letters, "*" for ALL; column lists kept as text.
   std::set<std::string> privs;
   for (size_t i = 0; i < stmt->n_privileges; i++) {
-    const PgQuery__AccessPriv *p = stmt->privileges[i]->access_priv;
+    const PgQuery__AccessPriv* p = stmt->privileges[i]->access_priv;
     std::string pname = p->priv_name ? p->priv_name : "";
     char letter = PrivilegeLetter(pname);
     if (!letter) {
@@ -338,7 +338,7 @@ ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt *stmt) {
           Err("42601", "unrecognized privilege type \"" + pname + "\""));
     }
     std::string upper = pname;
-    for (char &c : upper) c = static_cast<char>(std::toupper(c));
+    for (char& c : upper) c = static_cast<char>(std::toupper(c));
     if (valid.find(letter) == std::string::npos) {
       return Fail(
           Err("0LP01", "invalid privilege type " + upper + " for " + kind));
@@ -358,7 +358,7 @@ ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt *stmt) {
   // The grantees: roles that exist, or PUBLIC.
   std::vector<std::string> grantees;
   for (size_t i = 0; i < stmt->n_grantees; i++) {
-    const PgQuery__RoleSpec *r = stmt->grantees[i]->role_spec;
+    const PgQuery__RoleSpec* r = stmt->grantees[i]->role_spec;
     if (r->roletype == PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_PUBLIC) {
       grantees.push_back("PUBLIC");  // a reserved role name
       continue;
@@ -376,7 +376,7 @@ ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt *stmt) {
   };
   std::vector<Target> targets;
   for (size_t i = 0; i < stmt->n_objects; i++) {
-    const PgQuery__Node *o = stmt->objects[i];
+    const PgQuery__Node* o = stmt->objects[i];
     if (kind == "schema") {
       std::string name = StringOf(o);
       if (!catalog_->FindSchema(name))
@@ -384,7 +384,7 @@ ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt *stmt) {
       targets.push_back({"schema", name, name});
       continue;
     }
-    const PgQuery__RangeVar *r = o->range_var;
+    const PgQuery__RangeVar* r = o->range_var;
     std::string schema =
         r->schemaname && *r->schemaname ? r->schemaname : "public";
     std::string name = r->relname;
@@ -408,7 +408,7 @@ ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt *stmt) {
   }
 
   docstore::Status s = EnsureWriteTransaction();
-  for (const Target &t : targets) {
+  for (const Target& t : targets) {
     if (!s.ok()) break;
     std::string id = "acl:" + t.kind + ":" + t.schema + "." + t.name;
     bson_t filter = BSON_INITIALIZER;
@@ -424,7 +424,7 @@ ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt *stmt) {
         BSON_ITER_HOLDS_DOCUMENT(&it) && bson_iter_recurse(&it, &entries)) {
       while (bson_iter_next(&entries)) {
         bson_iter_t list;
-        auto &held = acl[bson_iter_key(&entries)];
+        auto& held = acl[bson_iter_key(&entries)];
         if (BSON_ITER_HOLDS_ARRAY(&entries) &&
             bson_iter_recurse(&entries, &list))
           while (bson_iter_next(&list))
@@ -432,9 +432,9 @@ ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt *stmt) {
               held.insert(bson_iter_utf8(&list, nullptr));
       }
     }
-    for (const std::string &g : grantees) {
-      auto &held = acl[g];
-      for (const std::string &p : privs) {
+    for (const std::string& g : grantees) {
+      auto& held = acl[g];
+      for (const std::string& p : privs) {
         if (stmt->is_grant)
           held.insert(p);
         else
@@ -456,12 +456,12 @@ ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt *stmt) {
     BSON_APPEND_UTF8(&doc, "name", t.name.c_str());
     BSON_APPEND_UTF8(&doc, "grantor", user_.c_str());
     BSON_APPEND_DOCUMENT_BEGIN(&doc, "entries", &map);
-    for (const auto &[grantee, held] : acl) {
+    for (const auto& [grantee, held] : acl) {
       // Letters in aclitem order, then column privileges.
       std::vector<std::string> sorted(held.begin(), held.end());
       std::sort(
           sorted.begin(), sorted.end(),
-          [](const std::string &a, const std::string &b) {
+          [](const std::string& a, const std::string& b) {
             size_t ia = std::strchr(kPrivilegeOrder, a[0]) - kPrivilegeOrder;
             size_t ib = std::strchr(kPrivilegeOrder, b[0]) - kPrivilegeOrder;
             if (a.size() != b.size() && (a.size() == 1 || b.size() == 1))
