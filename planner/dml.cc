@@ -890,11 +890,54 @@ bool SessionImpl::AnalyzeUpdate(Plan* plan, PgError* error) {
           return false;
         }
         val = row->args[m->colno - 1];
-      } else if (source->node_case == PG_QUERY__NODE__NODE_SUB_LINK) {
-        *error = Err("0A000",
-                     "UPDATE ... SET (...) = (SELECT ...) is not supported yet",
-                     source->sub_link->location);
-        return false;
+      } else if (source->node_case == PG_QUERY__NODE__NODE_SUB_LINK &&
+                 source->sub_link->sub_link_type ==
+                     PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
+                 source->sub_link->subselect->node_case ==
+                     PG_QUERY__NODE__NODE_SELECT_STMT) {
+        // Column colno of the sub-select's row: a scalar sub-select of that
+        // one output column (PostgreSQL runs the sub-select once; for the
+        // deterministic queries this allows the result is the same).
+        const PgQuery__SubLink* link = source->sub_link;
+        const PgQuery__SelectStmt* sel = link->subselect->select_stmt;
+        bool plain = sel->op == PG_QUERY__SET_OPERATION__SETOP_NONE &&
+                     sel->n_values_lists == 0;
+        for (size_t k = 0; plain && k < sel->n_target_list; k++) {
+          const PgQuery__Node* v = sel->target_list[k]->res_target->val;
+          if (v->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+              v->column_ref->n_fields > 0 &&
+              v->column_ref->fields[v->column_ref->n_fields - 1]->node_case ==
+                  PG_QUERY__NODE__NODE_A_STAR)
+            plain = false;
+        }
+        if (!plain) {
+          *error = Err("0A000",
+                       "UPDATE ... SET (...) = (SELECT ...) with *, VALUES or "
+                       "a set operation is not supported yet",
+                       link->location);
+          return false;
+        }
+        if (static_cast<size_t>(m->ncolumns) != sel->n_target_list) {
+          *error =
+              Err("42601", "number of columns does not match number of values",
+                  link->location);
+          return false;
+        }
+        auto c = std::make_unique<ColumnSubLink>();
+        c->select = *sel;
+        c->target = sel->target_list[m->colno - 1];
+        c->select.target_list = &c->target;
+        c->select.n_target_list = 1;
+        c->select_node = PG_QUERY__NODE__INIT;
+        c->select_node.node_case = PG_QUERY__NODE__NODE_SELECT_STMT;
+        c->select_node.select_stmt = &c->select;
+        c->sublink = *link;
+        c->sublink.subselect = &c->select_node;
+        c->node = PG_QUERY__NODE__INIT;
+        c->node.node_case = PG_QUERY__NODE__NODE_SUB_LINK;
+        c->node.sub_link = &c->sublink;
+        val = &c->node;
+        dml->column_sublinks.push_back(std::move(c));
       } else {
         *error = Err("42601",
                      "source for a multiple-column UPDATE item must be a "

@@ -18,8 +18,20 @@ struct RowExpr {
   std::shared_ptr<Expr> expr;
 };
 
+// UPDATE ... SET (a, b) = (SELECT x, y ...): one scalar sub-select per
+// target column, made from the statement's own (its parse nodes stay owned
+// by the statement's tree).
+struct ColumnSubLink {
+  PgQuery__SelectStmt select;
+  PgQuery__Node select_node;
+  PgQuery__Node* target;
+  PgQuery__SubLink sublink;
+  PgQuery__Node node;
+};
+
 struct DmlPlan {
   enum class Kind { kInsert, kUpdate, kDelete } kind = Kind::kInsert;
+  std::vector<std::unique_ptr<ColumnSubLink>> column_sublinks;
   std::shared_ptr<const catalog::Catalog> catalog;  // keeps `table` alive
   const catalog::Table* table = nullptr;
   bool counters = false;  // admin.counters

@@ -103,3 +103,15 @@ INSERT INTO ud_ida (v) VALUES ('a');
 UPDATE ud_ida SET id = 5;
 UPDATE ud_ida SET id = DEFAULT RETURNING *;
 DROP TABLE ud_t, ud_delta, ud_s, ud_ida;
+-- UPDATE ... SET (columns) = (sub-select)
+create table upd_m (id int primary key, a int, b text);
+insert into upd_m values (1, 1, 'x'), (2, 2, 'y'), (3, 3, 'z');
+update upd_m set (a, b) = (a + 10, b || '!') where id = 1;
+update upd_m set (a, b) = (select 5, 'q') where id = 2;
+update upd_m set (b, a) = (select m2.b, m2.a from upd_m m2 where m2.id = upd_m.id - 1) where id = 3;
+update upd_m set (a, b) = (select 1) where id = 1;
+update upd_m set (a, b) = (select 1, 'a', 3) where id = 1;
+update upd_m set (a) = (select 7 where false) where id = 1;
+update upd_m set (a, b) = (select id, b from upd_m) where id = 1;
+select * from upd_m order by id;
+DROP TABLE upd_m;
