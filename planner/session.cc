@@ -709,7 +709,6 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
     case PG_QUERY__NODE__NODE_ALTER_ENUM_STMT:
     case PG_QUERY__NODE__NODE_CREATE_DOMAIN_STMT:
     case PG_QUERY__NODE__NODE_ALTER_DOMAIN_STMT:
-    case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
     case PG_QUERY__NODE__NODE_ALTER_OBJECT_SCHEMA_STMT:
       if (IsTypeStatement(node)) return true;
       *error = Err("0A000",
