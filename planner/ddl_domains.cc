@@ -107,7 +107,15 @@ ExecuteResult TypeRunner::CreateDomain(const PgQuery__CreateDomainStmt* stmt) {
   PgError error;
   if (!Begin("CREATE DOMAIN", &error)) return Fail(error);
   std::vector<std::string> names = Names(stmt->domainname, stmt->n_domainname);
-  std::string schema = names.size() >= 2 ? names[names.size() - 2] : "public";
+  std::string schema;
+  if (names.size() >= 2) {
+    schema = names[names.size() - 2];
+  } else {
+    std::vector<std::string> path = s_->SearchPathSchemas(false);
+    if (path.empty())
+      return Fail(Err("3F000", "no schema has been selected to create in"));
+    schema = path.front();
+  }
   const std::string& name = names.back();
   if (!cat().FindSchema(schema))
     return Fail(Err("3F000", "schema \"" + schema + "\" does not exist"));

@@ -118,9 +118,14 @@ bool TypeRunner::Save(const catalog::UserType& t, PgError* error) {
 
 bool TypeRunner::Lookup(const std::vector<std::string>& names, char kind,
                         catalog::UserType* out, PgError* error) {
-  std::string schema = names.size() >= 2 ? names[names.size() - 2] : "public";
-  const catalog::UserType* t =
-      names.empty() ? nullptr : cat().FindType(schema, names.back());
+  std::string schema = names.size() >= 2 ? names[names.size() - 2] : "";
+  const catalog::UserType* t = nullptr;
+  if (!names.empty() && names.size() >= 2) {
+    t = cat().FindType(schema, names.back());
+  } else if (!names.empty()) {
+    for (const auto& s : s_->SearchPathSchemas(true))
+      if ((t = cat().FindType(s, names.back()))) break;
+  }
   if (!t) {
     if (names.size() >= 2 && !cat().FindSchema(schema)) {
       *error = Err("3F000", "schema \"" + schema + "\" does not exist");
@@ -197,7 +202,15 @@ ExecuteResult TypeRunner::CreateEnum(const PgQuery__CreateEnumStmt* stmt) {
   PgError error;
   if (!Begin("CREATE TYPE", &error)) return Fail(error);
   std::vector<std::string> names = Names(stmt->type_name, stmt->n_type_name);
-  std::string schema = names.size() >= 2 ? names[names.size() - 2] : "public";
+  std::string schema;
+  if (names.size() >= 2) {
+    schema = names[names.size() - 2];
+  } else {
+    std::vector<std::string> path = s_->SearchPathSchemas(false);
+    if (path.empty())
+      return Fail(Err("3F000", "no schema has been selected to create in"));
+    schema = path.front();
+  }
   const std::string& name = names.back();
   if (!cat().FindSchema(schema))
     return Fail(Err("3F000", "schema \"" + schema + "\" does not exist"));

@@ -154,6 +154,9 @@ class SessionImpl : public Session,
   int64_t StatementTimeoutMs();
   // user_types::Source (user_types_session.cc)
   const catalog::Catalog* TypeCatalog(bool refresh) override;
+  std::vector<std::string> TypeSearchPath() override {
+    return SearchPathSchemas(true);
+  }
 
  private:
   // ALTER TABLE and friends (ddl_alter*.cc) work on the session's storage

@@ -79,9 +79,13 @@ bool ResolveName(const std::vector<std::string>& names, uint32_t* oid) {
   if (names.empty() || names.size() > 2) return false;
   const catalog::Catalog* c = Current(true);
   if (!c) return false;
-  const catalog::UserType* t = names.size() == 2
-                                   ? c->FindType(names[0], names[1])
-                                   : c->FindType("public", names[0]);
+  const catalog::UserType* t = nullptr;
+  if (names.size() == 2) {
+    t = c->FindType(names[0], names[1]);
+  } else {
+    for (const auto& schema : current->TypeSearchPath())
+      if ((t = c->FindType(schema, names[0]))) break;
+  }
   if (!t) return false;
   *oid = t->oid;
   return true;

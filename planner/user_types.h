@@ -24,6 +24,8 @@ class Source {
   // The session's catalog; `refresh` reloads it first when another
   // transaction changed it (name lookups), null when none can be loaded.
   virtual const catalog::Catalog* TypeCatalog(bool refresh) = 0;
+  // Where an unqualified type name is looked up (search_path).
+  virtual std::vector<std::string> TypeSearchPath() { return {"public"}; }
 };
 
 // Makes `source` this thread's source until destroyed.
