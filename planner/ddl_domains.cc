@@ -108,23 +108,8 @@ ExecuteResult TypeRunner::CreateDomain(const PgQuery__CreateDomainStmt* stmt) {
   if (!Begin("CREATE DOMAIN", &error)) return Fail(error);
   std::vector<std::string> names = Names(stmt->domainname, stmt->n_domainname);
   std::string schema;
-  if (names.size() >= 2) {
-    schema = names[names.size() - 2];
-  } else {
-    std::vector<std::string> path = s_->SearchPathSchemas(false);
-    if (path.empty())
-      return Fail(Err("3F000", "no schema has been selected to create in"));
-    schema = path.front();
-  }
+  if (!NewTypeSchema(names, &schema, &error)) return Fail(error);
   const std::string& name = names.back();
-  if (!cat().FindSchema(schema))
-    return Fail(Err("3F000", "schema \"" + schema + "\" does not exist"));
-  if (schema == "pg_catalog" || schema == "information_schema" ||
-      schema == "admin")
-    return Fail(Err("42501", "permission denied for schema " + schema));
-  if (cat().FindType(schema, name) || cat().FindTable(schema, name) ||
-      cat().FindView(schema, name) || cat().FindSequence(schema, name))
-    return Fail(Err("42710", "type \"" + name + "\" already exists"));
   if (stmt->coll_clause)
     return Fail(Err("0A000", "COLLATE is not supported yet"));
   catalog::UserType t;

@@ -196,6 +196,37 @@ bool TypeRunner::ColumnValues(const catalog::Table& table, size_t column,
   return true;
 }
 
+bool TypeRunner::NewTypeSchema(const std::vector<std::string>& names,
+                               std::string* schema, PgError* error) {
+  if (names.size() >= 2) {
+    *schema = names[names.size() - 2];
+  } else {
+    std::vector<std::string> path = s_->SearchPathSchemas(false);
+    if (path.empty()) {
+      *error = Err("3F000", "no schema has been selected to create in");
+      return false;
+    }
+    *schema = path.front();
+  }
+  const std::string& name = names.back();
+  if (!cat().FindSchema(*schema)) {
+    *error = Err("3F000", "schema \"" + *schema + "\" does not exist");
+    return false;
+  }
+  if (*schema == "pg_catalog" || *schema == "information_schema" ||
+      *schema == "admin") {
+    *error = Err("42501", "permission denied for schema " + *schema);
+    return false;
+  }
+  // Tables, views and sequences have a row type of the same name.
+  if (cat().FindType(*schema, name) || cat().FindTable(*schema, name) ||
+      cat().FindView(*schema, name) || cat().FindSequence(*schema, name)) {
+    *error = Err("42710", "type \"" + name + "\" already exists");
+    return false;
+  }
+  return true;
+}
+
 // ---- enums ------------------------------------------------------------------
 
 ExecuteResult TypeRunner::CreateEnum(const PgQuery__CreateEnumStmt* stmt) {
@@ -203,24 +234,8 @@ ExecuteResult TypeRunner::CreateEnum(const PgQuery__CreateEnumStmt* stmt) {
   if (!Begin("CREATE TYPE", &error)) return Fail(error);
   std::vector<std::string> names = Names(stmt->type_name, stmt->n_type_name);
   std::string schema;
-  if (names.size() >= 2) {
-    schema = names[names.size() - 2];
-  } else {
-    std::vector<std::string> path = s_->SearchPathSchemas(false);
-    if (path.empty())
-      return Fail(Err("3F000", "no schema has been selected to create in"));
-    schema = path.front();
-  }
+  if (!NewTypeSchema(names, &schema, &error)) return Fail(error);
   const std::string& name = names.back();
-  if (!cat().FindSchema(schema))
-    return Fail(Err("3F000", "schema \"" + schema + "\" does not exist"));
-  if (schema == "pg_catalog" || schema == "information_schema" ||
-      schema == "admin")
-    return Fail(Err("42501", "permission denied for schema " + schema));
-  // Tables, views and sequences have a row type of the same name.
-  if (cat().FindType(schema, name) || cat().FindTable(schema, name) ||
-      cat().FindView(schema, name) || cat().FindSequence(schema, name))
-    return Fail(Err("42710", "type \"" + name + "\" already exists"));
   catalog::UserType t;
   t.schema = schema;
   t.name = name;

@@ -59,6 +59,11 @@ class TypeRunner {
 
   // Looks a type up by its (qualified) name; 42704 when absent, 42809
   // when `kind` is given and the type is of another kind.
+  // CREATE TYPE/DOMAIN: the schema of a new type named `names` (search_path
+  // when unqualified), refused when the schema is missing or reserved or the
+  // name is taken.
+  bool NewTypeSchema(const std::vector<std::string>& names, std::string* schema,
+                     PgError* error);
   bool Lookup(const std::vector<std::string>& names, char kind,
               catalog::UserType* out, PgError* error);
   bool Save(const catalog::UserType& t, PgError* error);
