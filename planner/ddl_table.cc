@@ -624,75 +624,8 @@ ExecuteResult SessionImpl::RunDrop(const PgQuery__DropStmt* stmt,
     }
     std::string kind = kind_name;
     if (kind == "schema") {
-      std::string sname = names.back();
-      const catalog::Schema* sc = catalog_->FindSchema(sname);
-      if (!sc || sname == "pg_catalog" || sname == "information_schema" ||
-          sname == "admin") {
-        if (!sc && stmt->missing_ok) {
-          Notice(sink, "NOTICE", "00000",
-                 "schema \"" + sname + "\" does not exist, skipping");
-          continue;
-        }
-        if (!sc)
-          return Fail(Err("3F000", "schema \"" + sname + "\" does not exist"));
-        return Fail(
-            Err("2BP01", "cannot drop schema " + sname +
-                             " because it is required by the database system"));
-      }
-      // The schema's objects, as PostgreSQL lists them (views, tables and
-      // sequences not owned by a table of the schema).
-      std::vector<std::pair<std::string, std::string>> objects;  // kind, name
-      for (const auto& [k, v] : catalog_->views())
-        if (v.schema == sname) objects.emplace_back("view", v.name);
-      for (const auto& [k, t] : catalog_->tables())
-        if (t.schema == sname) objects.emplace_back("table", t.name);
-      for (const auto& [k, q] : catalog_->sequences())
-        if (q.schema == sname && q.owned_table.empty())
-          objects.emplace_back("sequence", q.name);
-      std::string detail;
-      for (const auto& [kind, oname] : objects)
-        detail += (detail.empty() ? "" : "\n") + kind + " " + sname + "." +
-                  oname + (cascade ? "" : " depends on schema " + sname);
-      if (!objects.empty() && !cascade) {
-        PgError e = Err("2BP01", "cannot drop schema " + sname +
-                                     " because other objects depend on it");
-        e.detail = detail;
-        e.hint = "Use DROP ... CASCADE to drop the dependent objects too.";
-        return Fail(e);
-      }
-      if (objects.size() == 1) {
-        Notice(sink, "NOTICE", "00000",
-               "drop cascades to " + objects[0].first + " " + sname + "." +
-                   objects[0].second);
-      } else if (!objects.empty()) {
-        std::string list;
-        for (const auto& [kind, oname] : objects)
-          list += (list.empty() ? "" : "\n") +
-                  std::string("drop cascades to ") + kind + " " + sname + "." +
-                  oname;
-        PgError notice =
-            Err("00000", "drop cascades to " + std::to_string(objects.size()) +
-                             " other objects");
-        notice.severity = "NOTICE";
-        notice.detail = list;
-        sink->Notice(notice);
-      }
-      for (const auto& [kind, oname] : objects) {
-        std::unique_ptr<sql::ParseTree> tree;
-        sql::SyntaxError syntax;
-        std::string text =
-            "DROP " + kind + " " + QuoteQualified(sname, oname) + " CASCADE";
-        if (!sql::ParseTree::Parse(text, &tree, &syntax))
-          return Fail(Err("XX000", "cannot drop " + text));
-        suppress_notices_ = true;
-        ExecuteResult r = RunDrop(tree->statement(0).stmt->drop_stmt, sink);
-        suppress_notices_ = false;
-        if (!r.ok) return r;
-      }
-      s = catalog::Catalog::Remove(storage_.get(), database_, "schema", sname,
-                                   sname);
-      if (!s.ok()) return Fail(TableError(s));
-      if (!LoadCatalog(&error)) return Fail(error);
+      if (!DropSchema(names.back(), stmt->missing_ok, cascade, sink, &error))
+        return Fail(error);
       continue;
     }
     std::string schema = LookupSchema(

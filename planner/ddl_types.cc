@@ -145,33 +145,6 @@ bool TypeRunner::Lookup(const std::vector<std::string>& names, char kind,
   return true;
 }
 
-std::vector<std::string> TypeRunner::Dependents(uint32_t oid) {
-  // PostgreSQL reports a table's dependent columns last to first.
-  std::vector<std::pair<uint32_t, std::vector<std::string>>> tables;
-  for (const auto& [k, t] : cat().tables()) {
-    std::vector<std::string> cols;
-    for (size_t i = t.columns.size(); i-- > 0;)
-      if (t.columns[i].type == oid)
-        cols.push_back("column " + t.columns[i].name + " of table " + t.name);
-    if (!cols.empty()) tables.emplace_back(t.oid, std::move(cols));
-  }
-  std::sort(tables.begin(), tables.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<std::string> out;
-  for (auto& [o, cols] : tables)
-    for (auto& c : cols) out.push_back(std::move(c));
-  for (const auto& [k, t] : cat().types())
-    if (t.kind == 'd' && t.base_type == oid)
-      out.push_back("type " + user_types::FormatName(t.oid));
-  for (const auto& [k, v] : cat().views())
-    for (const auto& c : v.columns)
-      if (c.type == oid) {
-        out.push_back("view " + v.name);
-        break;
-      }
-  return out;
-}
-
 bool TypeRunner::ColumnValues(const catalog::Table& table, size_t column,
                               std::vector<Value>* out, PgError* error) {
   std::vector<docstore::Document> docs;
@@ -371,28 +344,14 @@ ExecuteResult TypeRunner::Drop(const PgQuery__DropStmt* stmt) {
       }
       return Fail(error);
     }
-    std::vector<std::string> deps = Dependents(t.oid);
-    if (!deps.empty()) {
-      std::string detail;
-      for (const auto& d : deps)
-        detail += (detail.empty() ? "" : "\n") + d + " depends on type " +
-                  user_types::FormatName(t.oid);
-      if (!cascade) {
-        PgError e =
-            Err("2BP01", "cannot drop type " + user_types::FormatName(t.oid) +
-                             " because other objects depend on it");
-        e.detail = detail;
-        e.hint = "Use DROP ... CASCADE to drop the dependent objects too.";
-        return Fail(e);
-      }
-      return Fail(Err("0A000",
-                      "DROP ... CASCADE of a type that columns, domains or "
-                      "views use is not supported yet"));
-    }
-    docstore::Status st = catalog::Catalog::Remove(s_->storage_.get(), db(),
-                                                   "type", t.schema, t.name);
-    if (!st.ok()) return Fail(s_->TableError(st));
-    if (!s_->LoadCatalog(&error)) return Fail(error);
+    // Columns of the type lose their column, domains over it and views
+    // showing it go, as in PostgreSQL.
+    DropClosure closure = s_->MakeDropClosure();
+    DependentObject root = DropClosure::TypeObject(t);
+    closure.Add(root);
+    if (!s_->ReportDrop(closure, root, cascade, sink_, &error) ||
+        !s_->DropObjects(closure, &error))
+      return Fail(error);
   }
   return Tag(tag);
 }

@@ -67,9 +67,6 @@ class TypeRunner {
   bool Lookup(const std::vector<std::string>& names, char kind,
               catalog::UserType* out, PgError* error);
   bool Save(const catalog::UserType& t, PgError* error);
-  // Columns of tables (and domains) whose type is `oid`, as PostgreSQL
-  // lists dependent objects.
-  std::vector<std::string> Dependents(uint32_t oid);
   // Calls fn(table, column index) for every column of type `oid`.
   template <typename Fn>
   void ForEachColumn(uint32_t oid, Fn&& fn) {

@@ -44,6 +44,11 @@ bool ResolveTypeName(const PgQuery__TypeName* name, uint32_t* type,
     *typmod = -1;
     return true;
   }
+  if (!info && parts.size() == 2 && !user_types::SchemaExists(parts[0])) {
+    *error = Err("3F000", "schema \"" + parts[0] + "\" does not exist",
+                 name->location);
+    return false;
+  }
   if (!info) {
     *error =
         Err("42704", "type \"" + full + "\" does not exist", name->location);

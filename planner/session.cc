@@ -214,7 +214,8 @@ void SessionImpl::OnStatementError() {
 }
 
 void SessionImpl::Notice(ResultSink* sink, const char* severity,
-                         const char* sqlstate, std::string message) {
+                         const char* sqlstate, std::string message,
+                         std::string detail) {
   if (suppress_notices_) return;
   static const char* kLevels[] = {"debug5", "debug4",  "debug3",
                                   "debug2", "debug1",  "log",
@@ -231,6 +232,7 @@ void SessionImpl::Notice(ResultSink* sink, const char* severity,
   n.severity = severity;
   n.sqlstate = sqlstate;
   n.message = std::move(message);
+  n.detail = std::move(detail);
   if (sink) sink->Notice(n);
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "docstore/docstore.h"
+#include "planner/drop_cascade.h"
 #include "planner/expr.h"
 #include "planner/planner.h"
 #include "planner/query.h"
@@ -253,6 +254,16 @@ class SessionImpl : public Session,
   ExecuteResult RunCreateTable(const PgQuery__CreateStmt* stmt,
                                ResultSink* sink);
   ExecuteResult RunDrop(const PgQuery__DropStmt* stmt, ResultSink* sink);
+  // DROP SCHEMA and what a DROP ... CASCADE reaches (ddl_drop.cc).
+  bool DropSchema(const std::string& name, bool missing_ok, bool cascade,
+                  ResultSink* sink, PgError* error);
+  DropClosure MakeDropClosure();
+  // RESTRICT: 2BP01 when `root` has dependents; CASCADE: PostgreSQL's
+  // NOTICE listing them.
+  bool ReportDrop(const DropClosure& closure, const DependentObject& root,
+                  bool cascade, ResultSink* sink, PgError* error);
+  // Deletes every object of the closure, dependents first.
+  bool DropObjects(const DropClosure& closure, PgError* error);
   ExecuteResult RunCreateSequence(const PgQuery__CreateSeqStmt* stmt,
                                   ResultSink* sink);
   ExecuteResult RunAlterSequence(const PgQuery__AlterSeqStmt* stmt,
@@ -326,7 +337,7 @@ class SessionImpl : public Session,
   void EndImplicit(bool commit);
   void OnStatementError();
   void Notice(ResultSink* sink, const char* severity, const char* sqlstate,
-              std::string message);
+              std::string message, std::string detail = "");
 
   Engine* engine_;
   std::unique_ptr<docstore::Session> storage_;

@@ -91,6 +91,12 @@ bool ResolveName(const std::vector<std::string>& names, uint32_t* oid) {
   return true;
 }
 
+bool SchemaExists(const std::string& schema) {
+  if (schema == "pg_catalog" || schema == "information_schema") return true;
+  const catalog::Catalog* c = Current(true);
+  return !c || c->FindSchema(schema);
+}
+
 std::string FormatName(uint32_t oid) {
   const catalog::UserType* t = Find(oid);
   if (!t) return "???";  // format_type of an unknown oid

@@ -51,6 +51,9 @@ uint32_t BaseType(uint32_t oid, int32_t* typmod = nullptr);
 
 // Name lookup (schema-qualified or in public); false when no such type.
 bool ResolveName(const std::vector<std::string>& names, uint32_t* oid);
+// Whether a schema of that name exists (a qualified type name in a missing
+// schema is a 3F000, as in PostgreSQL).
+bool SchemaExists(const std::string& schema);
 // format_type(): the name, schema-qualified outside public.
 std::string FormatName(uint32_t oid);
 

@@ -123,3 +123,24 @@ CREATE DOMAIN tdom AS text CHECK (VALUE <> '');
 SELECT 'a'::tdom;
 ROLLBACK;
 SELECT 'a'::tdom;
+
+-- DROP DOMAIN ... CASCADE drops the columns of the domain, domains over it
+-- and their columns.
+CREATE DOMAIN dcasc AS int CHECK (VALUE > 0);
+CREATE DOMAIN dcasc2 AS dcasc CHECK (VALUE < 100);
+CREATE TABLE dcasc_t (id int, a dcasc, b dcasc2 NOT NULL, c text);
+INSERT INTO dcasc_t VALUES (1, 5, 50, 'x');
+DROP DOMAIN dcasc;
+DROP DOMAIN dcasc RESTRICT;
+DROP DOMAIN dcasc CASCADE;
+SELECT * FROM dcasc_t;
+SELECT 5::dcasc2;
+DROP TABLE dcasc_t;
+-- DROP SCHEMA takes the domains of the schema.
+CREATE SCHEMA dom_s;
+CREATE DOMAIN dom_s.code AS varchar(3) NOT NULL;
+CREATE TABLE dom_user (c dom_s.code, n int);
+DROP SCHEMA dom_s;
+DROP SCHEMA dom_s CASCADE;
+SELECT 'abc'::dom_s.code;
+DROP TABLE dom_user;

@@ -149,3 +149,81 @@ DROP TABLE enum_path.painted;
 DROP DOMAIN enum_path.shade;
 DROP TYPE enum_path.color;
 DROP SCHEMA enum_path;
+
+-- DROP SCHEMA takes its enums and domains; RESTRICT refuses while they are
+-- there. Objects are listed in creation order, dependents after them.
+CREATE SCHEMA enum_drop;
+CREATE TYPE enum_drop.mood AS ENUM ('sad', 'ok');
+CREATE DOMAIN enum_drop.pos AS int CHECK (VALUE > 0);
+CREATE TABLE enum_drop.t (id serial, m enum_drop.mood, p enum_drop.pos);
+CREATE SEQUENCE enum_drop.q;
+CREATE VIEW enum_drop.v AS SELECT * FROM enum_drop.t;
+CREATE TYPE enum_drop.e2 AS ENUM ('x');
+DROP SCHEMA enum_drop;
+DROP SCHEMA enum_drop CASCADE;
+SELECT 'ok'::enum_drop.mood;
+CREATE SCHEMA enum_drop;
+CREATE TYPE enum_drop.mood AS ENUM ('sad', 'ok');
+DROP SCHEMA enum_drop;
+DROP SCHEMA enum_drop CASCADE;
+-- Columns of other schemas' tables go with the types they use, foreign
+-- keys with the tables they reference.
+CREATE SCHEMA enum_drop;
+CREATE DOMAIN enum_drop.d AS text;
+CREATE TYPE enum_drop.e AS ENUM ('a', 'b');
+CREATE DOMAIN enum_drop.d2 AS enum_drop.d CHECK (VALUE <> '');
+CREATE TABLE enum_drop.ref (id int PRIMARY KEY, k text UNIQUE);
+CREATE TABLE enum_users (a enum_drop.e, b enum_drop.d2, c int,
+                         r int REFERENCES enum_drop.ref, k text REFERENCES enum_drop.ref (k));
+INSERT INTO enum_drop.ref VALUES (1, 'k');
+INSERT INTO enum_users VALUES ('b', 'x', 3, 1, 'k');
+DROP SCHEMA enum_drop;
+DROP SCHEMA enum_drop CASCADE;
+SELECT * FROM enum_users;
+INSERT INTO enum_users VALUES (4, 2, 'z');
+SELECT * FROM enum_users ORDER BY c;
+DROP TABLE enum_users;
+-- Inside the search path, names are not qualified.
+CREATE SCHEMA enum_drop;
+SET search_path = enum_drop, public;
+CREATE TABLE t (id int);
+CREATE TYPE e AS ENUM ('a');
+CREATE TABLE public.enum_users (e e);
+DROP SCHEMA enum_drop;
+DROP SCHEMA enum_drop CASCADE;
+RESET search_path;
+DROP TABLE enum_users;
+
+-- DROP TYPE ... CASCADE drops the columns of the type (and domains over it,
+-- their columns, views showing it).
+CREATE TYPE casc AS ENUM ('a', 'b');
+CREATE DOMAIN casc_d AS casc CHECK (VALUE <> 'b');
+CREATE TABLE casc_t1 (id int, x casc, y casc_d, z int);
+CREATE TABLE casc_t2 (x casc);
+CREATE VIEW casc_v AS SELECT 'a'::casc AS c;
+INSERT INTO casc_t1 VALUES (1, 'a', 'a', 3);
+INSERT INTO casc_t2 VALUES ('b');
+DROP TYPE casc_d;
+DROP DOMAIN casc_d CASCADE;
+SELECT * FROM casc_t1;
+DROP TYPE casc;
+DROP TYPE casc CASCADE;
+SELECT * FROM casc_t1;
+SELECT * FROM casc_t2;
+SELECT * FROM casc_v;
+INSERT INTO casc_t1 VALUES (2, 4);
+SELECT * FROM casc_t1 ORDER BY id;
+DROP TABLE casc_t1, casc_t2;
+-- Keys, indexes and checks on the columns go with them; columns are listed
+-- last to first within a table.
+CREATE TYPE casc AS ENUM ('a', 'b');
+CREATE TABLE casc_p (k casc PRIMARY KEY, y casc, n int, CHECK (y > 'a'));
+CREATE INDEX casc_p_y ON casc_p (y);
+CREATE TABLE casc_q (id int, k casc REFERENCES casc_p);
+INSERT INTO casc_p VALUES ('a', 'b', 1);
+INSERT INTO casc_q VALUES (1, 'a');
+DROP TYPE casc CASCADE;
+SELECT * FROM casc_p;
+SELECT * FROM casc_q;
+INSERT INTO casc_p VALUES (1), (1);
+DROP TABLE casc_p, casc_q;
