@@ -39,6 +39,22 @@ CREATE TABLE "we""ird" (id serial PRIMARY KEY, "col""q" text);
 -- arrays, with awkward elements
 CREATE TABLE documents (id serial PRIMARY KEY, tags text[], scores int[], matrix int[][]);
 
+-- enums and domains: an enum with a value added out of order, a domain with
+-- CHECK and NOT NULL, a domain over an enum, a domain with a default
+CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
+ALTER TYPE mood ADD VALUE 'meh' BEFORE 'ok';
+CREATE TYPE sales.status AS ENUM ('new', 'paid', 'it''s shipped', 'Mixed Case');
+CREATE DOMAIN posint AS integer NOT NULL CHECK (VALUE > 0);
+CREATE DOMAIN sales.code AS varchar(8) DEFAULT 'NONE' CONSTRAINT code_upper CHECK (VALUE = upper(VALUE));
+CREATE DOMAIN glad AS mood CHECK (VALUE <> 'sad');
+CREATE TABLE moods (id serial PRIMARY KEY, m mood NOT NULL, q posint, c sales.code,
+                    s sales.status DEFAULT 'new', g glad, CHECK (m <> 'meh' OR q > 1));
+CREATE INDEX moods_m_idx ON moods (m);
+COMMENT ON TYPE mood IS 'how it feels';
+COMMENT ON DOMAIN posint IS 'above zero';
+ALTER TYPE mood OWNER TO dump_owner;
+ALTER DOMAIN sales.code OWNER TO dump_owner;
+
 -- a table whose counter setval is below its data
 CREATE TABLE lagging (id serial PRIMARY KEY, v text);
 
@@ -89,5 +105,9 @@ INSERT INTO "we""ird" ("col""q") VALUES ('x"y'), (E'a\tb');
 INSERT INTO documents (tags, scores, matrix) VALUES
   (ARRAY['a b', 'c,d', NULL, '"q"', E'back\\slash', '{x}', 'NULL'], '{1,2,3}', '{{1,2},{3,4}}'),
   ('{}', NULL, NULL), (NULL, '{-1}', '{{5}}');
+INSERT INTO moods (m, q, c, s, g) VALUES
+  ('happy', 1, 'AB', 'paid', 'ok'), ('sad', 7, NULL, 'it''s shipped', NULL),
+  ('meh', 2, DEFAULT, DEFAULT, 'meh');
+INSERT INTO moods (m, q, s) VALUES ('ok', 3, 'Mixed Case');
 INSERT INTO lagging (v) VALUES ('1'), ('2'), ('3'), ('4'), ('5');
 SELECT setval('lagging_id_seq', 2, true);
