@@ -2,7 +2,8 @@
 // the objects Kova cannot create (for their 0A000 errors):
 // - ALTER SCHEMA ... OWNER TO (other ALTER ... OWNER TO forms are in
 //   ALTER TABLE), COMMENT ON SCHEMA;
-// - GRANT / REVOKE on tables, views, sequences and schemas. They are checked
+// - GRANT / REVOKE on tables, views, sequences, schemas and databases (in the
+//   database's own catalog collection). They are checked
 //   as PostgreSQL checks them (objects, roles, privilege kinds) and recorded
 //   in the database's catalog collection, one document per object
 //   ("acl:<kind>:<schema>.<name>": grantee -> privileges). Kova does not
@@ -247,6 +248,12 @@ std::string UnsupportedObjectName(const PgQuery__Node* node) {
 
 ExecuteResult SessionImpl::RunAlterOwner(const PgQuery__AlterOwnerStmt* stmt) {
   PgError error;
+  if (stmt->object_type == PG_QUERY__OBJECT_TYPE__OBJECT_DATABASE) {
+    std::string owner = stmt->newowner && stmt->newowner->rolename
+                            ? stmt->newowner->rolename
+                            : user_;
+    return RunAlterDatabaseOwner(StringOf(stmt->object), owner);
+  }
   if (stmt->object_type != PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA) {
     // Objects Kova does not keep (functions, types, databases, ...).
     std::string kind = ObjectKindName(stmt->object_type);
@@ -310,6 +317,10 @@ ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt* stmt) {
     case PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA:
       kind = "schema";
       valid = "UC";
+      break;
+    case PG_QUERY__OBJECT_TYPE__OBJECT_DATABASE:
+      kind = "database";
+      valid = "CTc";
       break;
     default: {
       std::string name =
@@ -377,6 +388,14 @@ ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt* stmt) {
   std::vector<Target> targets;
   for (size_t i = 0; i < stmt->n_objects; i++) {
     const PgQuery__Node* o = stmt->objects[i];
+    if (kind == "database") {
+      // Recorded in the database's own catalog.
+      std::string name = StringOf(o);
+      if (!engine_->DatabaseExists(name))
+        return Fail(Err("3D000", "database \"" + name + "\" does not exist"));
+      targets.push_back({"database", name, name});
+      continue;
+    }
     if (kind == "schema") {
       std::string name = StringOf(o);
       if (!catalog_->FindSchema(name))
@@ -411,11 +430,11 @@ ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt* stmt) {
   for (const Target& t : targets) {
     if (!s.ok()) break;
     std::string id = "acl:" + t.kind + ":" + t.schema + "." + t.name;
+    const std::string& db = t.kind == "database" ? t.name : database_;
     bson_t filter = BSON_INITIALIZER;
     BSON_APPEND_UTF8(&filter, "_id", id.c_str());
     std::vector<docstore::Document> docs;
-    s = storage_->Find(database_, catalog::kObjectsCollection, &filter, {},
-                       &docs);
+    s = storage_->Find(db, catalog::kObjectsCollection, &filter, {}, &docs);
     // grantee -> privileges held (letters, column forms).
     std::map<std::string, std::set<std::string>> acl;
     bson_iter_t it, entries;
@@ -444,7 +463,7 @@ ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt* stmt) {
     }
     int64_t deleted = 0;
     if (s.ok())
-      s = storage_->Delete(database_, catalog::kObjectsCollection, &filter, 1,
+      s = storage_->Delete(db, catalog::kObjectsCollection, &filter, 1,
                            &deleted);
     bson_destroy(&filter);
     if (!s.ok()) break;
@@ -477,7 +496,7 @@ ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt* stmt) {
       bson_append_array_end(&map, &arr);
     }
     bson_append_document_end(&doc, &map);
-    s = storage_->Insert(database_, catalog::kObjectsCollection, &doc);
+    s = storage_->Insert(db, catalog::kObjectsCollection, &doc);
     bson_destroy(&doc);
   }
   if (!s.ok()) return Fail(TableError(s));

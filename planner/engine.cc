@@ -5,6 +5,7 @@
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
+#include <map>
 #include <mutex>
 
 #include "planner/session_impl.h"
@@ -218,15 +219,29 @@ class EngineImpl : public Engine {
       *error = Fatal("3D000", "database \"" + database + "\" does not exist");
       return false;
     }
+    DatabaseRecord record;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      // Unreadable: the session starts without the database's defaults.
+      ReadDatabaseRecord(admin_.get(), database, &record);
+    }
     std::unique_ptr<docstore::Session> storage;
     docstore::Status s = store_->NewSession(&storage);
     if (!s.ok()) {
       *error = Fatal("53000", "cannot open a storage session: " + s.message());
       return false;
     }
+    // Counted from here: the session's destructor ends its count.
+    SessionStarted(database);
     auto impl = std::make_unique<SessionImpl>(
         this, std::move(storage), user, database, role.superuser,
         options_.server_version, next_pid_.fetch_add(1));
+    if (record.connection_limit >= 0 && !role.superuser &&
+        SessionsIn(database) > record.connection_limit) {
+      *error = Fatal("53300",
+                     "too many connections for database \"" + database + "\"");
+      return false;
+    }
     if (!options_.settings.empty()) {
       std::string options;
       for (const auto& [name, value] : options_.settings) {
@@ -242,6 +257,13 @@ class EngineImpl : public Engine {
         return false;
       }
     }
+    // ALTER DATABASE / ALTER ROLE ... IN DATABASE ... SET, below what the
+    // client asks for. A value no longer valid is skipped (PostgreSQL
+    // warns).
+    for (const auto& setting : SessionDefaults(record, user)) {
+      PgError ignored;
+      impl->ApplyStartup({setting}, &ignored);
+    }
     if (!impl->ApplyStartup(startup, error)) {
       error->severity = "FATAL";
       return false;
@@ -256,8 +278,28 @@ class EngineImpl : public Engine {
     return &scratch;
   }
 
+  void SessionStarted(const std::string& database) {
+    std::lock_guard<std::mutex> lock(sessions_mu_);
+    sessions_per_database_[database]++;
+  }
+  int64_t SessionsIn(const std::string& database) {
+    std::lock_guard<std::mutex> lock(sessions_mu_);
+    return sessions_per_database_[database];
+  }
+
+ public:
+  void SessionEnded(const std::string& database) {
+    std::lock_guard<std::mutex> lock(sessions_mu_);
+    if (--sessions_per_database_[database] <= 0)
+      sessions_per_database_.erase(database);
+  }
+
+ private:
   docstore::Store* store_;
   EngineOptions options_;
+  // Open sessions by database, for CONNECTION LIMIT.
+  std::mutex sessions_mu_;
+  std::map<std::string, int64_t> sessions_per_database_;
   std::mutex mu_;  // guards admin_
   std::unique_ptr<docstore::Session> admin_;
   std::atomic<int> next_pid_{1000};
@@ -292,6 +334,9 @@ bool EngineCreateDatabase(Engine* engine, std::string_view name, PgError* e) {
 }
 bool EngineDropDatabase(Engine* engine, std::string_view name, PgError* e) {
   return static_cast<EngineImpl*>(engine)->DropDatabase(name, e);
+}
+void EngineSessionEnded(Engine* engine, const std::string& database) {
+  static_cast<EngineImpl*>(engine)->SessionEnded(database);
 }
 
 std::string MakeScramVerifier(std::string_view password) {

@@ -41,6 +41,7 @@ SessionImpl::SessionImpl(Engine* engine,
 SessionImpl::~SessionImpl() {
   Terminate();
   for (auto& [sql, stmt] : statement_cache_) sqlite3_finalize(stmt);
+  EngineSessionEnded(engine_, database_);
 }
 
 bool SessionImpl::ApplyStartup(
@@ -584,6 +585,9 @@ static bool WritesStorage(const PgQuery__Node* node) {
     case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
     case PG_QUERY__NODE__NODE_ALTER_OBJECT_SCHEMA_STMT:
     case PG_QUERY__NODE__NODE_GRANT_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_DATABASE_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_DATABASE_SET_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_ROLE_SET_STMT:
       return true;
     case PG_QUERY__NODE__NODE_COPY_STMT:
       return node->copy_stmt->is_from;
@@ -723,6 +727,9 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
     case PG_QUERY__NODE__NODE_DEALLOCATE_STMT:
     case PG_QUERY__NODE__NODE_CREATEDB_STMT:
     case PG_QUERY__NODE__NODE_DROPDB_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_DATABASE_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_DATABASE_SET_STMT:
+    case PG_QUERY__NODE__NODE_ALTER_ROLE_SET_STMT:
     case PG_QUERY__NODE__NODE_CREATE_ROLE_STMT:
     case PG_QUERY__NODE__NODE_ALTER_ROLE_STMT:
     case PG_QUERY__NODE__NODE_DROP_ROLE_STMT:

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "docstore/docstore.h"
+#include "planner/databases.h"
 #include "planner/drop_cascade.h"
 #include "planner/expr.h"
 #include "planner/planner.h"
@@ -37,6 +39,8 @@ bool EngineUpdateRole(Engine* engine, const RoleRecord& role, PgError* e);
 bool EngineDropRole(Engine* engine, std::string_view name, PgError* e);
 bool EngineCreateDatabase(Engine* engine, std::string_view name, PgError* e);
 bool EngineDropDatabase(Engine* engine, std::string_view name, PgError* e);
+// A session of NewSession ends (connection limits count open sessions).
+void EngineSessionEnded(Engine* engine, const std::string& database);
 std::string MakeMd5Password(std::string_view password, std::string_view user);
 
 // An analysed statement.
@@ -277,6 +281,24 @@ class SessionImpl : public Session,
                               ResultSink* sink);
   ExecuteResult RunCreateView(const PgQuery__ViewStmt* stmt, const Plan& plan);
   ExecuteResult RunComment(const PgQuery__CommentStmt* stmt);
+  // Databases' owner, comment, connection limit and setting defaults
+  // (databases.cc): `change` edits the record of database `db` in the
+  // current transaction (3D000 when there is no such database).
+  bool UpdateDatabaseRecord(const std::string& db,
+                            const std::function<bool(DatabaseRecord*)>& change,
+                            PgError* error);
+  ExecuteResult RunAlterDatabaseOwner(const std::string& db,
+                                      const std::string& owner);
+  ExecuteResult RunCommentOnDatabase(const PgQuery__CommentStmt* stmt,
+                                     ResultSink* sink);
+  ExecuteResult RunAlterDatabase(const PgQuery__AlterDatabaseStmt* stmt);
+  ExecuteResult RunAlterDatabaseSet(const PgQuery__AlterDatabaseSetStmt* stmt);
+  ExecuteResult RunAlterRoleSet(const PgQuery__AlterRoleSetStmt* stmt);
+  // ALTER DATABASE / ALTER ROLE ... IN DATABASE: SET, RESET, RESET ALL of
+  // the defaults of `role` ("" for every role) in `db`.
+  bool ChangeSettingDefaults(const std::string& db, const std::string& role,
+                             const PgQuery__VariableSetStmt* set,
+                             PgError* error);
   // pg_dump's statements around stored objects (dump_objects.cc).
   ExecuteResult RunAlterOwner(const PgQuery__AlterOwnerStmt* stmt);
   ExecuteResult RunCommentOnSchema(const PgQuery__CommentStmt* stmt);

@@ -52,6 +52,9 @@ inline PgError StorageError(const docstore::Status& s) {
   }
 }
 
+// The value of SET name = a, b, ... as one string (utility.cc).
+bool SetStatementValue(const PgQuery__VariableSetStmt* set, std::string* value,
+                       PgError* error);
 // The statement's name for "X is not supported yet" messages (utility.cc).
 const char* StatementName(const PgQuery__Node* node);
 // The object a statement Kova cannot run would create or change, as "kind

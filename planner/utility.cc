@@ -253,7 +253,15 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
     case PG_QUERY__NODE__NODE_VIEW_STMT:
       return RunCreateView(node->view_stmt, plan);
     case PG_QUERY__NODE__NODE_COMMENT_STMT:
+      if (node->comment_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_DATABASE)
+        return RunCommentOnDatabase(node->comment_stmt, sink);
       return RunComment(node->comment_stmt);
+    case PG_QUERY__NODE__NODE_ALTER_DATABASE_STMT:
+      return RunAlterDatabase(node->alter_database_stmt);
+    case PG_QUERY__NODE__NODE_ALTER_DATABASE_SET_STMT:
+      return RunAlterDatabaseSet(node->alter_database_set_stmt);
+    case PG_QUERY__NODE__NODE_ALTER_ROLE_SET_STMT:
+      return RunAlterRoleSet(node->alter_role_set_stmt);
     case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
       return RunAlterOwner(node->alter_owner_stmt);
     case PG_QUERY__NODE__NODE_GRANT_STMT:
@@ -313,6 +321,7 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
       std::string name = node->createdb_stmt->dbname;
       const PgQuery__CreatedbStmt* cdb = node->createdb_stmt;
       std::vector<std::string> seen;
+      std::string owner = user_;
       for (size_t i = 0; i < cdb->n_options; i++) {
         const PgQuery__DefElem* d = cdb->options[i]->def_elem;
         std::string opt = d->defname;
@@ -343,12 +352,23 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
         seen.push_back(opt);
         if (opt == "owner" && d->arg &&
             d->arg->node_case == PG_QUERY__NODE__NODE_STRING) {
-          RoleRecord owner;
-          if (!EngineFindRole(engine_, d->arg->string->sval, &owner)) {
+          RoleRecord role;
+          if (!EngineFindRole(engine_, d->arg->string->sval, &role)) {
             return Fail(Err("42704", "role \"" +
                                          std::string(d->arg->string->sval) +
                                          "\" does not exist"));
           }
+          owner = d->arg->string->sval;
+        }
+        // A new database is always empty here: a copy of another one is not.
+        if (opt == "template" && d->arg &&
+            d->arg->node_case == PG_QUERY__NODE__NODE_STRING) {
+          std::string from = d->arg->string->sval;
+          if (from != "template0" && from != "template1")
+            return Fail(
+                Err("0A000", "CREATE DATABASE ... TEMPLATE " + from +
+                                 " is not supported yet (databases are created "
+                                 "empty, as from template0)"));
         }
       }
       if (name == docstore::kAdminDb) {
@@ -358,6 +378,14 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
       }
       PgError e;
       if (!EngineCreateDatabase(engine_, name, &e)) return Fail(e);
+      if (!UpdateDatabaseRecord(
+              name,
+              [&](DatabaseRecord* r) {
+                r->owner = owner;
+                return true;
+              },
+              &e))
+        return Fail(e);
       return Tag("CREATE DATABASE");
     }
     case PG_QUERY__NODE__NODE_DROPDB_STMT: {
@@ -656,6 +684,19 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
   }
 }
 
+bool SetStatementValue(const PgQuery__VariableSetStmt* set, std::string* value,
+                       PgError* error) {
+  std::string name = set->name ? set->name : "";
+  value->clear();
+  for (size_t i = 0; i < set->n_args; i++) {
+    std::string part;
+    if (!SetArgText(set->args[i], name, &part, error)) return false;
+    if (i) *value += ", ";
+    *value += name == "search_path" ? QuoteIdentifierIfNeeded(part) : part;
+  }
+  return true;
+}
+
 ExecuteResult SessionImpl::RunSet(const PgQuery__VariableSetStmt* set,
                                   ResultSink* sink) {
   std::string name = set->name ? set->name : "";
@@ -663,12 +704,7 @@ ExecuteResult SessionImpl::RunSet(const PgQuery__VariableSetStmt* set,
   switch (set->kind) {
     case PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE: {
       std::string value;
-      for (size_t i = 0; i < set->n_args; i++) {
-        std::string part;
-        if (!SetArgText(set->args[i], name, &part, &error)) return Fail(error);
-        if (i) value += ", ";
-        value += name == "search_path" ? QuoteIdentifierIfNeeded(part) : part;
-      }
+      if (!SetStatementValue(set, &value, &error)) return Fail(error);
       if (name == "timezone") name = "TimeZone";
       // pg_dump 17 starts its dumps with SET transaction_timeout = 0, a
       // setting PostgreSQL 15 does not have (it would fail with 42704).

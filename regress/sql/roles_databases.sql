@@ -111,3 +111,67 @@ DROP DATABASE regress_rd_intx;
 DROP ROLE regress_rd_user;
 DROP USER regress_rd_user_pw;
 DROP ROLE IF EXISTS regress_rd_user, regress_rd_user_pw;
+-- Database properties, as pg_dump -C emits them: owner, comment, connection
+-- limit, setting defaults (what new sessions start with), privileges.
+CREATE ROLE regress_rd_props LOGIN;
+CREATE DATABASE regress_rd_props;
+ALTER DATABASE regress_rd_props OWNER TO regress_rd_props;
+ALTER DATABASE regress_rd_props OWNER TO regress_rd_nosuch;
+ALTER DATABASE regress_rd_nosuch OWNER TO regress_rd_props;
+COMMENT ON DATABASE regress_rd_props IS 'with properties';
+COMMENT ON DATABASE regress_rd_nosuch IS 'missing: only a warning';
+COMMENT ON DATABASE regress_rd_props IS NULL;
+ALTER DATABASE regress_rd_props CONNECTION LIMIT = 20;
+ALTER DATABASE regress_rd_props WITH CONNECTION LIMIT -2;
+ALTER DATABASE regress_rd_props ALLOW_CONNECTIONS true IS_TEMPLATE false;
+ALTER DATABASE regress_rd_nosuch CONNECTION LIMIT 1;
+ALTER DATABASE regress_rd_props SET nosuch_setting = 1;
+ALTER DATABASE regress_rd_props SET extra_float_digits = 'many';
+ALTER DATABASE regress_rd_props SET server_version = '1';
+ALTER DATABASE regress_rd_nosuch SET work_mem = '1MB';
+ALTER DATABASE regress_rd_props SET work_mem = '1MB';
+ALTER DATABASE regress_rd_props SET "TimeZone" TO 'Europe/Paris';
+ALTER DATABASE regress_rd_props SET search_path TO 'public', 'other';
+ALTER DATABASE regress_rd_props SET datestyle TO 'ISO, DMY';
+ALTER DATABASE regress_rd_props RESET datestyle;
+SET extra_float_digits = 2;
+ALTER DATABASE regress_rd_props SET extra_float_digits FROM CURRENT;
+RESET extra_float_digits;
+ALTER DATABASE regress_rd_props SET statement_timeout TO DEFAULT;
+ALTER ROLE regress_rd_nosuch IN DATABASE regress_rd_props SET work_mem = '2MB';
+ALTER ROLE regress_rd_props IN DATABASE regress_rd_nosuch SET work_mem = '2MB';
+ALTER ROLE regress_rd_props IN DATABASE regress_rd_props SET work_mem = '2MB';
+ALTER ROLE ALL IN DATABASE regress_rd_props SET statement_timeout = '3s';
+BEGIN;
+ALTER DATABASE regress_rd_props SET lock_timeout = '7s';
+ROLLBACK;
+GRANT CONNECT ON DATABASE regress_rd_nosuch TO regress_rd_props;
+GRANT SELECT ON DATABASE regress_rd_props TO regress_rd_props;
+GRANT CREATE, TEMP ON DATABASE regress_rd_props TO regress_rd_props;
+REVOKE CONNECT, TEMPORARY ON DATABASE regress_rd_props FROM PUBLIC;
+GRANT ALL ON DATABASE regress_rd_props TO regress_rd_nosuch;
+\c regress_rd_props
+SHOW work_mem;
+SHOW "TimeZone";
+SHOW search_path;
+SHOW statement_timeout;
+SHOW extra_float_digits;
+SHOW lock_timeout;
+SET work_mem = '9MB';
+RESET work_mem;
+SHOW work_mem;
+\c - regress_rd_props
+SHOW work_mem;
+SHOW statement_timeout;
+RESET ALL;
+SHOW work_mem;
+\c postgres postgres
+ALTER DATABASE regress_rd_props RESET ALL;
+ALTER ROLE regress_rd_props IN DATABASE regress_rd_props RESET work_mem;
+\c regress_rd_props regress_rd_props
+SHOW work_mem;
+SHOW statement_timeout;
+SHOW "TimeZone";
+\c postgres postgres
+DROP DATABASE regress_rd_props;
+DROP ROLE regress_rd_props;

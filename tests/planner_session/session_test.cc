@@ -163,7 +163,8 @@ TEST_F(SessionTest, ArithmeticAndErrors) {
   EXPECT_EQ(r.error.position, 1);
   r = One("CREATE FUNCTION f() RETURNS int AS 'select 1' LANGUAGE sql");
   EXPECT_EQ(r.error.sqlstate, "0A000");
-  EXPECT_EQ(r.error.message, "CREATE FUNCTION is not supported yet: function f()");
+  EXPECT_EQ(r.error.message,
+            "CREATE FUNCTION is not supported yet: function f()");
 }
 
 TEST_F(SessionTest, ParametersInASimpleQuery) {
@@ -488,6 +489,42 @@ TEST_F(SessionTest, CopyQueryToStdout) {
           &csv);
   ASSERT_TRUE(r.ok) << r.error.message;
   EXPECT_EQ(csv.copy_data, "a,b\n1,\"x,y\"\n");
+}
+
+TEST_F(SessionTest, DatabaseConnectionLimitAndSettingDefaults) {
+  ASSERT_TRUE(One("CREATE ROLE carol LOGIN").ok);
+  ASSERT_TRUE(One("CREATE DATABASE lim").ok);
+  ASSERT_TRUE(One("ALTER DATABASE lim CONNECTION LIMIT 2").ok);
+  ASSERT_TRUE(One("ALTER DATABASE lim SET work_mem = '3MB'").ok);
+  ASSERT_TRUE(
+      One("ALTER ROLE carol IN DATABASE lim SET statement_timeout = '5s'").ok);
+  auto first = Connect("carol", "lim");
+  auto second = Connect("carol", "lim");
+  ASSERT_TRUE(first && second);
+  PgError error;
+  EXPECT_FALSE(Connect("carol", "lim", &error));
+  EXPECT_EQ(error.sqlstate, "53300");
+  EXPECT_EQ(error.severity, "FATAL");
+  EXPECT_EQ(error.message, "too many connections for database \"lim\"");
+  // Superusers may exceed the limit (and count), as in PostgreSQL.
+  auto admin = Connect("postgres", "lim");
+  ASSERT_TRUE(admin);
+  std::unique_ptr<Session> mine = std::move(session_);
+  session_ = std::move(admin);
+  EXPECT_EQ(Scalar("SHOW work_mem"), "3MB");
+  EXPECT_EQ(Scalar("SHOW statement_timeout"), "0");
+  second.reset();
+  EXPECT_FALSE(Connect("carol", "lim", &error));
+  // Sessions that end free their places.
+  session_.reset();
+  session_ = Connect("carol", "lim");
+  ASSERT_TRUE(session_);
+  EXPECT_EQ(Scalar("SHOW work_mem"), "3MB");
+  EXPECT_EQ(Scalar("SHOW statement_timeout"), "5s");
+  session_ = std::move(mine);
+  EXPECT_EQ(Scalar("SHOW work_mem"), "4MB");
+  ASSERT_TRUE(One("ALTER DATABASE lim CONNECTION LIMIT -1").ok);
+  EXPECT_TRUE(Connect("carol", "lim"));
 }
 
 }  // namespace
