@@ -1098,6 +1098,21 @@ std::string QueryCompiler::Emit(const Expr& e) {
   return EmitFallback(e);
 }
 
+namespace {
+
+// The ORDER BY of an ordered aggregate whose keys are args[first...]:
+// directions and null placement, then the keys' types (AggregateOrder in
+// sqlite_runtime.cc reads them).
+std::string OrderFlags(const Expr& e, const std::vector<const Expr*>& args,
+                       size_t first) {
+  std::string flags = (e.value ? *e.value : "") + "|";
+  for (size_t i = first; i < args.size(); i++)
+    flags += std::to_string(args[i]->type) + ",";
+  return flags;
+}
+
+}  // namespace
+
 std::string QueryCompiler::EmitAggregateCall(
     const Expr& e, const std::vector<const Expr*>& args) {
   if (args.empty()) return "count(*)";
@@ -1141,8 +1156,9 @@ std::string QueryCompiler::EmitAggregateCall(
       emit_failed_ = true;
       return "NULL";
     }
-    std::string sql = "kova_ordered_string_agg(" + SqlQuoteLiteral(*e.value) +
-                      ", " + a + ", " + Emit(*args[1]);
+    std::string sql = "kova_ordered_string_agg(" +
+                      SqlQuoteLiteral(OrderFlags(e, args, 2)) + ", " + a +
+                      ", " + Emit(*args[1]);
     for (size_t i = 2; i < args.size(); i++) sql += ", " + Emit(*args[i]);
     return sql + ")";
   }
@@ -1151,14 +1167,9 @@ std::string QueryCompiler::EmitAggregateCall(
   if (e.name == "array_agg") {
     // kova_array_agg(input type, distinct, order flags, value, keys...):
     // rows are collected, sorted by the keys and built into the array.
-    // The flags end with "|" and the keys' types, so that keys compare as
-    // their types do (numeric, interval, arrays).
-    std::string flags = (e.value ? *e.value : "") + "|";
-    for (size_t i = 1; i < args.size(); i++)
-      flags += std::to_string(args[i]->type) + ",";
     std::string sql = "(kova_array_agg(" + std::to_string(t) + ", " +
-                      (e.distinct ? "1" : "0") + ", " + SqlQuoteLiteral(flags) +
-                      ", " + a;
+                      (e.distinct ? "1" : "0") + ", " +
+                      SqlQuoteLiteral(OrderFlags(e, args, 1)) + ", " + a;
     for (size_t i = 1; i < args.size(); i++) sql += ", " + Emit(*args[i]);
     return sql + ") COLLATE " + CollationOf(e.type) + ")";
   }

@@ -270,8 +270,7 @@ void FinishExact(sqlite3_context* ctx, bool average) {
 void SumFinal(sqlite3_context* ctx) { FinishExact(ctx, false); }
 
 // kova_ordered_string_agg(flags, value, sep, key...): string_agg with ORDER
-// BY. flags has two letters per key: A/D for the direction, F/L for where
-// nulls go.
+// BY (flags as AggregateOrder reads them).
 struct OrderedAgg {
   std::string flags;
   struct Row {
@@ -307,6 +306,62 @@ int CompareSValues(const SValue& a, const SValue& b) {
   return a.s.compare(b.s) < 0 ? -1 : a.s == b.s ? 0 : 1;
 }
 
+// The ORDER BY of an ordered aggregate (string_agg, array_agg), from its
+// flags: two letters per key, A/D for the direction and F/L for where nulls
+// go, then "|" and each key's type OID followed by ",", so that keys
+// compare as their types do (numeric, interval, arrays, enums) rather than
+// by their stored form.
+class AggregateOrder {
+ public:
+  explicit AggregateOrder(const std::string& flags) : flags_(flags) {
+    size_t bar = flags.find('|');
+    for (size_t p = bar == std::string::npos ? flags.size() : bar + 1;
+         p < flags.size();) {
+      size_t comma = flags.find(',', p);
+      if (comma == std::string::npos) break;
+      types_.push_back(
+          static_cast<uint32_t>(std::stoul(flags.substr(p, comma - p))));
+      p = comma + 1;
+    }
+  }
+
+  // Whether keys `x` sort before keys `y`.
+  bool Less(const std::vector<SValue>& x, const std::vector<SValue>& y) const {
+    for (size_t k = 0; k < x.size() && k < y.size(); k++) {
+      bool desc = flags_.size() > 2 * k && flags_[2 * k] == 'D';
+      bool nulls_first = flags_.size() > 2 * k + 1 && flags_[2 * k + 1] == 'F';
+      bool xn = x[k].kind == SKind::kNull;
+      bool yn = y[k].kind == SKind::kNull;
+      if (xn || yn) {
+        if (xn == yn) continue;
+        return xn == nulls_first;
+      }
+      int c = Compare(k, x[k], y[k]);
+      if (c != 0) return desc ? c > 0 : c < 0;
+    }
+    return false;
+  }
+
+ private:
+  int Compare(size_t k, const SValue& a, const SValue& b) const {
+    uint32_t type = k < types_.size() ? types_[k] : 0;
+    if (type && *CollationOf(type)) {
+      const types::TypeContext& storage = ArrayStorageContext();
+      Value x, y;
+      PgError ignored;
+      int c;
+      if (FromSValue(type, a, storage, &x, &ignored) &&
+          FromSValue(type, b, storage, &y, &ignored) && x && y &&
+          CompareValues(type, type, *x, *y, storage, &c, &ignored))
+        return c;
+    }
+    return CompareSValues(a, b);
+  }
+
+  std::string flags_;
+  std::vector<uint32_t> types_;
+};
+
 void OrderedStep(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   auto** slot = static_cast<OrderedAgg**>(
       sqlite3_aggregate_context(ctx, sizeof(OrderedAgg*)));
@@ -333,23 +388,10 @@ void OrderedFinal(sqlite3_context* ctx) {
     sqlite3_result_null(ctx);
     return;
   }
-  const std::string& flags = agg->flags;
+  AggregateOrder order(agg->flags);
   std::stable_sort(agg->rows.begin(), agg->rows.end(),
                    [&](const OrderedAgg::Row& x, const OrderedAgg::Row& y) {
-                     for (size_t k = 0; k < x.keys.size(); k++) {
-                       bool desc = flags.size() > 2 * k && flags[2 * k] == 'D';
-                       bool nulls_first =
-                           flags.size() > 2 * k + 1 && flags[2 * k + 1] == 'F';
-                       bool xn = x.keys[k].kind == SKind::kNull;
-                       bool yn = y.keys[k].kind == SKind::kNull;
-                       if (xn || yn) {
-                         if (xn == yn) continue;
-                         return xn == nulls_first;
-                       }
-                       int c = CompareSValues(x.keys[k], y.keys[k]);
-                       if (c != 0) return desc ? c > 0 : c < 0;
-                     }
-                     return false;
+                     return order.Less(x.keys, y.keys);
                    });
   std::string out;
   for (size_t i = 0; i < agg->rows.size(); i++) {
@@ -362,7 +404,7 @@ void OrderedFinal(sqlite3_context* ctx) {
 void AvgFinal(sqlite3_context* ctx) { FinishExact(ctx, true); }
 
 // kova_array_agg(array type, distinct, flags, value, keys...): array_agg
-// with ORDER BY keys (flags as for kova_ordered_string_agg) and DISTINCT.
+// with ORDER BY keys (flags as AggregateOrder reads them) and DISTINCT.
 struct ArrayAgg {
   uint32_t type = 0;
   bool distinct = false;
@@ -399,46 +441,10 @@ void ArrayAggFinal(sqlite3_context* ctx) {
   }
   const std::string& flags = agg->flags;
   const types::TypeContext& storage = ArrayStorageContext();
-  // The keys' types follow "|" in the flags.
-  std::vector<uint32_t> key_types;
-  size_t bar = flags.find('|');
-  for (size_t p = bar == std::string::npos ? flags.size() : bar + 1;
-       p < flags.size();) {
-    size_t comma = flags.find(',', p);
-    if (comma == std::string::npos) break;
-    key_types.push_back(
-        static_cast<uint32_t>(std::stoul(flags.substr(p, comma - p))));
-    p = comma + 1;
-  }
-  auto compare_key = [&](size_t k, const SValue& a, const SValue& b) {
-    uint32_t type = k < key_types.size() ? key_types[k] : 0;
-    if (type && *CollationOf(type)) {
-      Value x, y;
-      PgError ignored;
-      int c;
-      if (FromSValue(type, a, storage, &x, &ignored) &&
-          FromSValue(type, b, storage, &y, &ignored) && x && y &&
-          CompareValues(type, type, *x, *y, storage, &c, &ignored))
-        return c;
-    }
-    return CompareSValues(a, b);
-  };
+  AggregateOrder order(flags);
   std::stable_sort(agg->rows.begin(), agg->rows.end(),
                    [&](const ArrayAgg::Row& x, const ArrayAgg::Row& y) {
-                     for (size_t k = 0; k < x.keys.size(); k++) {
-                       bool desc = flags.size() > 2 * k && flags[2 * k] == 'D';
-                       bool nulls_first =
-                           flags.size() > 2 * k + 1 && flags[2 * k + 1] == 'F';
-                       bool xn = x.keys[k].kind == SKind::kNull;
-                       bool yn = y.keys[k].kind == SKind::kNull;
-                       if (xn || yn) {
-                         if (xn == yn) continue;
-                         return xn == nulls_first;
-                       }
-                       int c = compare_key(k, x.keys[k], y.keys[k]);
-                       if (c != 0) return desc ? c > 0 : c < 0;
-                     }
-                     return false;
+                     return order.Less(x.keys, y.keys);
                    });
   // agg->type is the input's type; an array input adds a dimension.
   uint32_t input = agg->type;

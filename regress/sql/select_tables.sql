@@ -76,6 +76,20 @@ SELECT dept, sum(salary) AS total FROM sel_emp WHERE salary IS NOT NULL GROUP BY
 SELECT d.dname, count(e.id) FROM sel_dept d LEFT JOIN sel_emp e ON e.dept = d.id GROUP BY d.dname ORDER BY d.dname;
 SELECT salary / 1000 AS k, count(*) FROM sel_emp GROUP BY salary / 1000 ORDER BY k;
 SELECT count(*) FROM sel_emp HAVING count(*) > 100;
+-- string_agg and array_agg ORDER BY: keys compare as their types (numeric,
+-- interval, date, float), not as their stored form
+CREATE TABLE sel_agg (t text, n numeric, i interval, d date, b bigint, f float8);
+INSERT INTO sel_agg VALUES ('a', 10, '1 day', '2020-01-02', 10, 1.5),
+  ('b', 9.5, '2 hours', '2019-12-31', 9, -2), ('c', 100, '1 mon', '2021-06-01', 100, 10),
+  ('d', -1, '-3 days', NULL, -1, NULL), ('e', NULL, NULL, '2000-01-01', NULL, 0.25),
+  ('f', 10.00, '24 hours', '2020-01-02', 10, 1.5);
+SELECT string_agg(t, ',' ORDER BY n, t) FROM sel_agg;
+SELECT string_agg(t, ',' ORDER BY n DESC, t DESC) FROM sel_agg;
+SELECT string_agg(t, ',' ORDER BY i, t), string_agg(t, ',' ORDER BY i DESC NULLS LAST, t) FROM sel_agg;
+SELECT string_agg(t, ',' ORDER BY d, t), string_agg(t, ',' ORDER BY b, t), string_agg(t, ',' ORDER BY f, t) FROM sel_agg;
+SELECT string_agg(t, ',' ORDER BY n::text) FROM sel_agg;
+SELECT n > 0 AS pos, string_agg(t, '' ORDER BY n DESC) FROM sel_agg GROUP BY 1 ORDER BY 1;
+SELECT array_agg(t ORDER BY n, t), array_agg(t ORDER BY i, t) FROM sel_agg;
 -- DISTINCT
 SELECT DISTINCT dept FROM sel_emp ORDER BY dept;
 SELECT DISTINCT salary, dept FROM sel_emp ORDER BY salary, dept;
@@ -148,4 +162,4 @@ SELECT * FROM generate_series(1, 5, 0);
 INSERT INTO sel_emp (id, name) SELECT i + 100, 'gen' || i FROM generate_series(1, 3) i;
 SELECT id, name FROM sel_emp WHERE id > 100 ORDER BY id;
 DELETE FROM sel_emp WHERE id > 100;
-DROP TABLE sel_emp, sel_dept;
+DROP TABLE sel_emp, sel_dept, sel_agg;
