@@ -81,9 +81,22 @@ bool ResolveTypeName(const PgQuery__TypeName* name, uint32_t* type,
       case oid::kTimestamp:
       case oid::kTimestamptz:
       case oid::kTime:
-      case oid::kInterval:
         *typmod = static_cast<int32_t>(mods[0]);
         break;
+      case oid::kInterval: {
+        // The parser gives the range mask (DAY, HOUR TO MINUTE, ...) and
+        // maybe a precision; PostgreSQL's intervaltypmodin packs them.
+        constexpr int64_t kFullRange = 0x7FFF, kFullPrecision = 0xFFFF;
+        int64_t range = mods[0];
+        int64_t precision = mods.size() > 1 ? mods[1] : kFullPrecision;
+        if (precision != kFullPrecision && precision > 6)
+          precision = 6;  // PostgreSQL warns that it reduced it
+        *typmod = range == kFullRange && precision == kFullPrecision
+                      ? -1
+                      : static_cast<int32_t>(((range & kFullRange) << 16) |
+                                             (precision & kFullPrecision));
+        break;
+      }
       default:
         *error = Err("42601",
                      "type modifier is not allowed for type \"" +

@@ -169,3 +169,14 @@ SELECT time '10:00' + '1 hour', interval '1 hour' + '10:00',
        interval '1 day' * '2';
 SELECT date '2020-01-01' + '1 day';
 SELECT -'5';
+-- interval type modifiers: fields and precision
+SELECT '1 day 3 hours 4.56789 sec'::interval(2), '1 day 3 hours 4.56789 sec'::interval day;
+SELECT '1 year 2 mons 1 day 3 hours 4.56789 sec'::interval year to month,
+       '1 day 3 hours 4.56789 sec'::interval hour to minute;
+SELECT '1 day 3 hours 4.56789 sec'::interval day to second(1),
+       '1 day 3 hours 4.56789 sec'::interval second(3), '4.5 sec'::interval(6);
+CREATE TABLE fdt_itm (a interval day, b interval(2), c interval minute to second(0));
+INSERT INTO fdt_itm VALUES ('1 day 3 hours', '1.555 sec', '2 hours 3.5 sec');
+SELECT * FROM fdt_itm;
+SELECT pg_typeof(a), pg_typeof(b), pg_typeof(c) FROM fdt_itm;
+DROP TABLE fdt_itm;
