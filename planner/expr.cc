@@ -1219,15 +1219,16 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
     return false;
   }
   if (name == "pg_typeof" && args.size() == 1) {
-    // The regtype of the argument's type, known at analysis.
-    bool svf = args[0]->kind == Expr::Kind::kCast &&
-               args[0]->name == "sqlvaluefunction";
-    bool array = types::LookupType(args[0]->type) &&
-                 types::LookupType(args[0]->type)->element_oid;
-    *out = Const(2206,
-                 types::FormatTypeName(args[0]->type,
-                                       svf || array ? -1 : args[0]->typmod),
-                 f->location);
+    // The regtype of the argument's type, known at analysis: regtype
+    // output never shows a type modifier (character varying, not
+    // character varying(3)), and calls bpchar "character".
+    uint32_t type = args[0]->type;
+    const types::TypeInfo* info = types::LookupType(type);
+    uint32_t element = info && info->element_oid ? info->element_oid : type;
+    std::string regtype = types::FormatTypeName(type, -1);
+    if (element == oid::kBpchar)
+      regtype = type == element ? "character" : "character[]";
+    *out = Const(2206, regtype, f->location);
     return true;
   }
   if (name == "regexp_matches" || name == "regexp_split_to_table" ||
@@ -1404,7 +1405,6 @@ bool Analyzer::AnalyzeSqlValueFunction(const PgQuery__SQLValueFunction* f,
         cast->kind = Expr::Kind::kCast;
         cast->type = type;
         cast->typmod = with_precision ? f->typmod : -1;
-        cast->name = "sqlvaluefunction";  // pg_typeof shows no typmod
         cast->location = f->location;
         cast->args.push_back(std::move(e));
         *out = std::move(cast);

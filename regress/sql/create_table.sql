@@ -89,6 +89,15 @@ INSERT INTO ct_serial (v) VALUES ('a'), ('b');
 INSERT INTO ct_serial (s, b, m, v) VALUES (DEFAULT, DEFAULT, DEFAULT, 'c');
 SELECT * FROM ct_serial ORDER BY s;
 SELECT pg_typeof(s), pg_typeof(b), pg_typeof(m) FROM ct_serial LIMIT 1;
+-- pg_typeof names the type without its modifier
+CREATE TABLE ct_typmods (a varchar(3), b numeric(5,2), c char(2), d varchar(4)[],
+                         e timestamp(3), f interval day, g time(2));
+INSERT INTO ct_typmods VALUES ('x', 1, 'y', '{z}', now(), '1 day', '10:00');
+SELECT pg_typeof(a), pg_typeof(b), pg_typeof(c), pg_typeof(d), pg_typeof(e),
+       pg_typeof(f), pg_typeof(g) FROM ct_typmods;
+SELECT pg_typeof('x'::varchar(3)), pg_typeof(1.5::numeric(4,1)), pg_typeof('a'::char(3)),
+       pg_typeof(now()::timestamptz(1)), pg_typeof(a || 'x'), pg_typeof(a::varchar(2)) FROM ct_typmods;
+DROP TABLE ct_typmods;
 INSERT INTO ct_serial (v) VALUES (NULL) RETURNING s, b, m;
 -- a serial column is NOT NULL
 INSERT INTO ct_serial (s, v) VALUES (NULL, 'null s');
