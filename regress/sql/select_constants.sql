@@ -30,6 +30,14 @@ SELECT 'abc'::int;
 SELECT ''::int;
 SELECT '1.5'::int;
 SELECT '2147483648'::int;
+-- a failing cast of a literal points at the literal (not at ::); a cast
+-- of a typed value fails at run time, without a position
+SELECT 1 + 'abc'::int, 2;
+SELECT CAST('abc' AS int);
+SELECT int 'abc';
+SELECT * FROM (VALUES (1)) v(x) WHERE x = 'abc'::int;
+SELECT x::int FROM (VALUES ('a')) v(x);
+SELECT 'abc'::text::int;
 SELECT '40000'::smallint;
 SELECT 1::boolean, 0::boolean;
 SELECT 2::boolean;
