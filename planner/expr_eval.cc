@@ -565,7 +565,12 @@ bool Evaluate(const Expr& e, const std::vector<Value>& params,
               (e.name == "enum_first" ? l.sort_order < best->sort_order
                                       : l.sort_order > best->sort_order))
             best = &l;
-        if (best) *out = best->label;
+        if (!best) {
+          *error = Err("55000", "enum " + user_types::FormatName(e.type) +
+                                    " contains no values");
+          return false;
+        }
+        *out = best->label;
         return true;
       }
       return EvalFunction(e, args, hooks, out, error);

@@ -70,6 +70,10 @@ SELECT m FROM mood_log WHERE m BETWEEN 'meh' AND 'fine' ORDER BY m DESC;
 SELECT enum_first(NULL::mood), enum_last(NULL::mood), enum_first('ok'::mood);
 SELECT enum_first('ok');
 SELECT enum_first(1);
+SELECT m, enum_first(m), enum_last(m) FROM mood_log WHERE id = 5;
+-- an enum without labels has no first or last, when one is asked for
+SELECT enum_first(NULL::empty_enum) FROM mood_log WHERE false;
+SELECT enum_last(NULL::empty_enum);
 
 -- RENAME VALUE keeps stored rows
 ALTER TYPE mood RENAME VALUE 'ok' TO 'okay';
