@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include "planner/types_tz.h"
@@ -106,7 +108,8 @@ const Def kDefs[] = {
      "Sets the locale for formatting date and time values."},
     {"lock_timeout", "0", Kind::kDuration, false, false, nullptr,
      "Sets the maximum allowed duration of any wait for a lock."},
-    {"maintenance_work_mem", "64MB", Kind::kMemory, false, false, nullptr,
+    {"maintenance_work_mem", "64MB", Kind::kMemory, false, false,
+     "1024,2147483647",
      "Sets the maximum memory to be used for maintenance operations."},
     {"max_connections", "100", Kind::kInt, false, true, "1,262143",
      "Sets the maximum number of concurrent connections."},
@@ -142,7 +145,7 @@ const Def kDefs[] = {
      "Sets the current transaction's isolation level."},
     {"transaction_read_only", "off", Kind::kBool, false, false, nullptr,
      "Sets the current transaction's read-only status."},
-    {"work_mem", "4MB", Kind::kMemory, false, false, nullptr,
+    {"work_mem", "4MB", Kind::kMemory, false, false, "64,2147483647",
      "Sets the maximum memory to be used for query workspaces."},
     {"xmloption", "content", Kind::kEnum, false, false, "content,document",
      "Sets whether XML data in implicit parsing and serialization operations "
@@ -197,6 +200,80 @@ bool ParseBool(std::string_view v, bool* out) {
   return true;
 }
 
+// A memory setting in kB, as PostgreSQL's parse_int reads it (a number,
+// fractional or not, and a case-sensitive unit B, kB, MB, GB or TB, kB by
+// default, rounded) and SHOW prints it (the largest unit that divides it).
+bool NormaliseMemory(const Def& def, const std::string& value, std::string* out,
+                     PgError* error) {
+  auto invalid = [&](const char* hint) {
+    *error = Err("22023", std::string("invalid value for parameter \"") +
+                              def.name + "\": \"" + value + "\"");
+    if (hint) error->hint = hint;
+    return false;
+  };
+  const char* start = value.c_str();
+  while (std::isspace(static_cast<unsigned char>(*start))) start++;
+  if (!*start) return invalid(nullptr);
+  char* end = nullptr;
+  errno = 0;
+  double number = static_cast<double>(std::strtol(start, &end, 0));
+  if (end == start) return invalid(nullptr);
+  if (*end == '.' || *end == 'e' || *end == 'E' || errno == ERANGE) {
+    number = std::strtod(start, &end);
+    if (end == start || errno == ERANGE) return invalid(nullptr);
+  }
+  while (std::isspace(static_cast<unsigned char>(*end))) end++;
+  static const std::pair<const char*, double> kUnits[] = {
+      {"TB", 1024.0 * 1024 * 1024},
+      {"GB", 1024.0 * 1024},
+      {"MB", 1024},
+      {"kB", 1},
+      {"B", 1.0 / 1024}};
+  if (*end) {
+    std::string unit = end;
+    while (!unit.empty() &&
+           std::isspace(static_cast<unsigned char>(unit.back())))
+      unit.pop_back();
+    bool known = false;
+    for (const auto& [name, factor] : kUnits)
+      if (unit == name) {
+        number *= factor;
+        known = true;
+      }
+    if (!known)
+      return invalid(
+          "Valid units for this parameter are \"B\", \"kB\", \"MB\", "
+          "\"GB\", and \"TB\".");
+  }
+  number = std::rint(number);
+  if (number > 2147483647.0 || number < -2147483648.0)
+    return invalid("Value exceeds integer range.");
+  int64_t kb = static_cast<int64_t>(number);
+  int64_t min = 0, max = 2147483647;
+  if (def.choices) std::sscanf(def.choices, "%ld,%ld", &min, &max);
+  if (kb < min || kb > max) {
+    *error = Err("22023", std::to_string(kb) +
+                              " kB is outside the valid range for parameter "
+                              "\"" +
+                              def.name + "\" (" + std::to_string(min) + " .. " +
+                              std::to_string(max) + ")");
+    return false;
+  }
+  std::string unit = "kB";
+  int64_t shown = kb;
+  for (const auto& [name, factor] : kUnits) {
+    if (factor < 1) continue;
+    int64_t f = static_cast<int64_t>(factor);
+    if (kb != 0 && kb % f == 0) {
+      shown = kb / f;
+      unit = name;
+      break;
+    }
+  }
+  *out = std::to_string(shown) + unit;
+  return true;
+}
+
 }  // namespace
 
 Settings::Settings(const std::string& server_version, const std::string& user,
@@ -241,9 +318,10 @@ bool Settings::Normalise(const std::string& key, std::string_view raw,
   std::string value(raw);
   switch (def->kind) {
     case Kind::kString:
-    case Kind::kMemory:
       *out = value;
       return true;
+    case Kind::kMemory:
+      return NormaliseMemory(*def, value, out, error);
     case Kind::kDuration: {
       // A number with an optional unit (ms default); SHOW prints it back
       // the way PostgreSQL does for the common cases.

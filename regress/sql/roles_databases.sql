@@ -127,6 +127,7 @@ ALTER DATABASE regress_rd_props ALLOW_CONNECTIONS true IS_TEMPLATE false;
 ALTER DATABASE regress_rd_nosuch CONNECTION LIMIT 1;
 ALTER DATABASE regress_rd_props SET nosuch_setting = 1;
 ALTER DATABASE regress_rd_props SET extra_float_digits = 'many';
+ALTER DATABASE regress_rd_props SET work_mem = '1mb';
 ALTER DATABASE regress_rd_props SET server_version = '1';
 ALTER DATABASE regress_rd_nosuch SET work_mem = '1MB';
 ALTER DATABASE regress_rd_props SET work_mem = '1MB';
