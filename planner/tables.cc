@@ -200,6 +200,10 @@ bool SessionImpl::IsTableStatement(const PgQuery__Node* node) {
   if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE) return true;
   if (s->n_from_clause > 0 || s->with_clause) return true;
   if (s->n_values_lists > 0) return false;
+  // Without FROM too, SQLite applies LIMIT/OFFSET, GROUP BY and HAVING.
+  if (s->limit_count || s->limit_offset || s->n_group_clause > 0 ||
+      s->having_clause)
+    return true;
   // unnest(...) in the select list returns rows: it compiles to SQLite.
   for (size_t i = 0; i < s->n_target_list; i++)
     if (HasUnnest(s->target_list[i]->res_target->val)) return true;
