@@ -131,6 +131,23 @@ class Parser {
     return Expect(Ctx::kEnd, Tok::kEnd);
   }
 
+  // report_json_context: the line of the error up to the token, at most
+  // some 50 bytes of it.
+  std::string Context() const {
+    size_t start = line_start_, end = std::min(tok_end_, in_.size());
+    while (end - start >= 50) {
+      unsigned char c = static_cast<unsigned char>(in_[start]);
+      start += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    }
+    if (start - line_start_ <= 3) start = line_start_;
+    bool more =
+        !at_end_ && end < in_.size() && in_[end] != '\n' && in_[end] != '\r';
+    return "JSON data, line " + std::to_string(line_number_) + ": " +
+           (start > line_start_ ? "..." : "") +
+           std::string(in_.substr(start, end > start ? end - start : 0)) +
+           (more ? "..." : "");
+  }
+
   // json_errdetail.
   std::string Detail(Err e) const {
     switch (e) {
@@ -185,7 +202,10 @@ class Parser {
     const size_t n = in_.size();
     while (s < n && (in_[s] == ' ' || in_[s] == '\t' || in_[s] == '\n' ||
                      in_[s] == '\r')) {
-      ++s;
+      if (in_[s++] == '\n') {
+        ++line_number_;
+        line_start_ = s;
+      }
     }
     tok_start_ = s;
     tok_start_null_ = false;
@@ -193,6 +213,7 @@ class Parser {
       tok_start_null_ = true;
       tok_end_ = s;
       tok_ = Tok::kEnd;
+      at_end_ = true;
       return Err::kOk;
     }
     char c = in_[s];
@@ -580,6 +601,9 @@ class Parser {
   bool tok_start_null_ = false;
   size_t tok_end_ = 0;
   Tok tok_ = Tok::kEnd;
+  bool at_end_ = false;  // the last token lexed is the end of the input
+  int line_number_ = 1;
+  size_t line_start_ = 0;
   std::string strval_;
 };
 
@@ -592,11 +616,14 @@ bool ReportError(const Parser& parser, Err e, PgError* error) {
                 "depth limit is adequate.");
   }
   if (e == Err::kCodePointZero) {
-    return Fail(error, "22P05", "unsupported Unicode escape sequence",
-                parser.Detail(e));
+    Fail(error, "22P05", "unsupported Unicode escape sequence",
+         parser.Detail(e));
+  } else {
+    Fail(error, "22P02", "invalid input syntax for type json",
+         parser.Detail(e));
   }
-  return Fail(error, "22P02", "invalid input syntax for type json",
-              parser.Detail(e));
+  error->context = parser.Context();
+  return false;
 }
 
 void AppendEscaped(std::string* out, std::string_view s) {

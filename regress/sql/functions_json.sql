@@ -49,3 +49,17 @@ SELECT id, j -> 'a', j ->> k, j #> '{a,b}', j #>> '{a,b,1}', js -> 'a', js ->> '
   FROM fj_t ORDER BY id;
 SELECT id FROM fj_t WHERE j ->> 'c' = 'x';
 DROP TABLE fj_t;
+-- json syntax errors: DETAIL and the CONTEXT line PostgreSQL shows (the line up to the error, ... when cut)
+SELECT 'x'::jsonb;
+SELECT 'x'::json;
+SELECT '{"a":}'::jsonb;
+SELECT '{"a": 1'::json;
+SELECT '[1, 2,'::jsonb;
+SELECT E'{"a":\n 1,\n x}'::jsonb;
+SELECT '{"a": tru}'::jsonb;
+SELECT '"\u00"'::jsonb;
+SELECT '{"a" 1}'::jsonb;
+SELECT '1 2'::jsonb;
+SELECT ''::jsonb;
+SELECT '{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa": x}'::jsonb;
+SELECT t::jsonb FROM (VALUES ('x')) v(t);
