@@ -360,6 +360,7 @@ Status SessionImpl::ReapplyHandedOut() {
   if (own_txn) {
     Status s = Exec("BEGIN IMMEDIATE");
     if (!s.ok()) return s;
+    StartWriteAccounting();
   }
   Status s = RefreshCatalog();
   for (const auto& [id, value] : set_values_) {
@@ -392,12 +393,16 @@ Status SessionImpl::ReapplyHandedOut() {
   }
   if (own_txn) {
     ForgetCounters();
-    if (s.ok()) s = Exec("COMMIT");
+    uint64_t sync_ticket = 0;
+    if (s.ok()) s = CommitAndNote(&sync_ticket);
     if (!s.ok()) {
       Exec("ROLLBACK");
+      pending_reservations_.clear();
     } else {
       handed_out_.clear();
       set_values_.clear();
+      // Still under the write lock: this rare path may sync while holding it.
+      s = SyncCommitted(sync_ticket);
     }
   }
   return s;

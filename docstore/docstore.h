@@ -134,14 +134,16 @@ struct UpdateResult {
 
 struct StoreOptions {
   bool create_if_missing = true;
-  // FULL: each commit is on disk before it returns (durable). NORMAL: a
-  // commit survives a process crash but not a power loss.
+  // true: each commit is on disk before it returns (durable); false: a
+  // commit survives a process crash but not a power loss. The default of
+  // every session (Session::SetDurableCommits changes one).
   bool synchronous_full = true;
   // How long a writer waits for another writer's transaction to end.
   int busy_timeout_ms = 30000;
 };
 
 class Session;
+class Durability;
 
 // A data directory opened by this process. Holds an exclusive lock on the
 // directory for its lifetime so that a second process gets kLocked.
@@ -161,6 +163,8 @@ class Store {
   // blocking wait wakes at once, where SQLite's busy handler polls with
   // growing sleeps and can starve a writer under steady load.
   std::timed_mutex& writer_lock() { return writer_; }
+  // Group commit and counter reservations (internal).
+  Durability& durability() { return *durability_; }
 
  private:
   Store(std::string dir, StoreOptions options, int lock_fd);
@@ -168,6 +172,7 @@ class Store {
   StoreOptions options_;
   int lock_fd_;
   std::timed_mutex writer_;
+  std::unique_ptr<Durability> durability_;
 };
 
 class SessionImpl;

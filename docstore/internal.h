@@ -3,9 +3,11 @@
 
 #include <sqlite3.h>
 
+#include <condition_variable>
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -131,6 +133,51 @@ struct CounterRow {
   std::string bytes;  // the row's BSON, patched in place when last moves
 };
 
+// ---- durability.cc: group commit and counter reservations ------------------
+
+// One per store. Commits are numbered as they return; a durable commit waits
+// until a WAL sync that began after it has finished.
+class Durability {
+ public:
+  explicit Durability(std::string wal_path);
+  ~Durability();
+  Durability(const Durability&) = delete;
+  Durability& operator=(const Durability&) = delete;
+
+  // The number of a commit that has just returned.
+  uint64_t NoteCommit();
+  // Returns once every commit numbered up to `ticket` is on disk.
+  Status SyncThrough(uint64_t ticket);
+
+  // Counter reservations (see durability.cc): the commit ticket that made
+  // `value` safe to hand out without a sync of its own, 0 if none did.
+  uint64_t CoveringTicket(const std::string& id, bool asc, int64_t value);
+  void Publish(const std::string& id, bool asc, int64_t upto, uint64_t ticket);
+  bool any_reserved();
+  // WAL syncs done so far (tests show group commit with it).
+  uint64_t syncs();
+
+ private:
+  Status SyncWalFile();
+
+  struct Reservation {
+    int64_t upto;
+    bool asc;
+    uint64_t ticket;
+  };
+  const std::string wal_path_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  uint64_t written_ = 0;  // commits noted
+  uint64_t synced_ = 0;   // commits known to be on disk
+  bool syncing_ = false;
+  uint64_t syncs_ = 0;
+  int fd_ = -1;
+  std::mutex reserve_mu_;
+  std::unordered_map<std::string, Reservation> reserved_;
+  bool any_reserved_ = false;
+};
+
 // ---- the session --------------------------------------------------------
 
 class SessionImpl {
@@ -236,6 +283,23 @@ class SessionImpl {
   sqlite3* db() { return db_; }
   bool is_counters(const CollectionMeta& meta) const;
 
+  // Durability (durability.cc). durable: commits of this session are on
+  // disk before they return (synchronous_commit on).
+  void set_durable(bool durable) { durable_ = durable; }
+  // At the start of a write transaction: what it changes decides whether
+  // its commit needs a sync.
+  void StartWriteAccounting();
+  void DropPendingReservations();
+  // COMMIT; *sync_ticket receives what SyncCommitted must wait for (0:
+  // nothing), to be called after the write lock is released.
+  Status CommitAndNote(uint64_t* sync_ticket);
+  Status SyncCommitted(uint64_t ticket);
+  // nextval: NextCounterById, reserving values ahead so that the commit of
+  // a transaction that only advanced counters need not sync.
+  Status NextCounterReserved(const std::string& id, int64_t* value);
+  Status ApplyReservationsAfterCrash();
+  Status ClearReservations();
+
  private:
   Store* store_;
   sqlite3* db_;
@@ -263,6 +327,19 @@ class SessionImpl {
 
  private:
   std::unordered_map<std::string, CounterRow> counter_cache_;
+
+  // Durability accounting of the current write transaction.
+  struct PendingReservation {
+    std::string id;
+    bool asc;
+    int64_t upto;
+  };
+  bool durable_ = true;
+  int64_t changes_at_begin_ = 0;
+  int64_t deferrable_changes_ = 0;  // nextval advances within reservations
+  uint64_t required_ticket_ = 0;    // the commits those reservations need
+  bool force_sync_ = false;
+  std::vector<PendingReservation> pending_reservations_;
 };
 
 template <typename Fn>
@@ -284,6 +361,7 @@ Status SessionImpl::InWrite(Fn&& fn, bool atomic) {
       ForgetCounters();
       ExecCached("ROLLBACK TO " + sp);
       ExecCached("RELEASE " + sp);
+      DropPendingReservations();
       collections_.clear();
       catalog_version_ = -1;
       Status r = ReapplyHandedOut();
@@ -303,19 +381,23 @@ Status SessionImpl::InWrite(Fn&& fn, bool atomic) {
   } release{this};
   Status s = ExecCached("BEGIN IMMEDIATE");
   if (!s.ok()) return s;
+  StartWriteAccounting();
   s = RefreshCatalog();
   if (s.ok()) s = fn();
   if (s.ok()) {
-    s = ExecCached("COMMIT");
+    uint64_t sync_ticket;
+    s = CommitAndNote(&sync_ticket);
     if (s.ok()) {
       handed_out_.clear();
       set_values_.clear();
       ForgetCounters();
-      return s;
+      ReleaseWriter();
+      return SyncCommitted(sync_ticket);
     }
   }
   ForgetCounters();
   ExecCached("ROLLBACK");
+  pending_reservations_.clear();
   collections_.clear();
   catalog_version_ = -1;
   Status r = ReapplyHandedOut();

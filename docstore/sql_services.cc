@@ -12,8 +12,8 @@ namespace kova::docstore {
 Status Session::BeginWrite() { return impl_->Begin(/*immediate=*/true); }
 
 Status Session::SetDurableCommits(bool full) {
-  return impl_->Exec(full ? "PRAGMA synchronous=FULL"
-                          : "PRAGMA synchronous=NORMAL");
+  impl_->set_durable(full);
+  return Status::OK();
 }
 
 Status Session::CatalogVersion(int64_t* version) {
@@ -157,7 +157,7 @@ Status Session::NextCounter(std::string_view id, int64_t* value) {
   // Not atomic: the value stays handed out even if something after it in
   // the same statement fails.
   return impl_->InWrite(
-      [&] { return impl_->NextCounterById(std::string(id), value); },
+      [&] { return impl_->NextCounterReserved(std::string(id), value); },
       /*atomic=*/false);
 }
 

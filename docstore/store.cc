@@ -27,6 +27,8 @@ CREATE TABLE IF NOT EXISTS kova_indexes(
   is_unique INTEGER NOT NULL, sqlite_name TEXT NOT NULL,
   nulls_distinct INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY(ns, name));
+CREATE TABLE IF NOT EXISTS kova_counter_reserve(
+  id TEXT PRIMARY KEY, upto INTEGER NOT NULL, asc INTEGER NOT NULL);
 INSERT OR IGNORE INTO kova_meta VALUES('catalog_version', 1);
 )sql";
 
@@ -49,10 +51,11 @@ Status OpenConnection(const std::string& dir, const StoreOptions& options,
   sqlite3_extended_result_codes(db, 1);
   sqlite3_busy_timeout(db, options.busy_timeout_ms);
   RegisterFunctions(db);
+  // NORMAL: a commit does not sync the WAL; durable commits sync it
+  // themselves (durability.cc), after releasing the write lock.
   std::string pragmas =
-      std::string("PRAGMA journal_mode=WAL;") +
-      "PRAGMA synchronous=" + (options.synchronous_full ? "FULL" : "NORMAL") +
-      ";" + "PRAGMA foreign_keys=OFF;";
+      "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;"
+      "PRAGMA foreign_keys=OFF;";
   char* err = nullptr;
   rc = sqlite3_exec(db, pragmas.c_str(), nullptr, nullptr, &err);
   if (rc != SQLITE_OK) {
@@ -70,9 +73,17 @@ Status OpenConnection(const std::string& dir, const StoreOptions& options,
 }  // namespace
 
 Store::Store(std::string dir, StoreOptions options, int lock_fd)
-    : dir_(std::move(dir)), options_(options), lock_fd_(lock_fd) {}
+    : dir_(std::move(dir)),
+      options_(options),
+      lock_fd_(lock_fd),
+      durability_(std::make_unique<Durability>(DataFile(dir_) + "-wal")) {}
 
 Store::~Store() {
+  // A clean close: the counters are exact, their reservations can go.
+  if (durability_->any_reserved()) {
+    std::unique_ptr<Session> session;
+    if (NewSession(&session).ok()) session->impl_->ClearReservations();
+  }
   if (lock_fd_ >= 0) close(lock_fd_);  // releases the flock
 }
 
@@ -156,6 +167,8 @@ Status Store::Open(const std::string& dir, const StoreOptions& options,
   (void)impl;
   st = session->CreateCollection(kAdminDb, kCountersCollection, {});
   if (!st.ok() && st.code() != Code::kNamespaceExists) return st;
+  st = session->impl_->ApplyReservationsAfterCrash();
+  if (!st.ok()) return st;
   sqlite3_exec(session->connection(),
                ("INSERT OR IGNORE INTO kova_meta VALUES('format_version', " +
                 std::to_string(kFormatVersion) + ")")
@@ -170,7 +183,9 @@ Status Store::NewSession(std::unique_ptr<Session>* session) {
   sqlite3* db = nullptr;
   Status s = OpenConnection(dir_, options_, &db);
   if (!s.ok()) return s;
-  session->reset(new Session(std::make_unique<SessionImpl>(this, db)));
+  auto impl = std::make_unique<SessionImpl>(this, db);
+  impl->set_durable(options_.synchronous_full);
+  session->reset(new Session(std::move(impl)));
   return Status::OK();
 }
 
@@ -253,6 +268,7 @@ Status SessionImpl::Begin(bool immediate) {
   }
   Status s = ExecCached(immediate ? "BEGIN IMMEDIATE" : "BEGIN");
   if (s.ok()) {
+    StartWriteAccounting();
     explicit_txn_ = true;
     catalog_checked_in_txn_ = false;
   } else {
@@ -267,10 +283,12 @@ Status SessionImpl::Commit() {
     return Status::Error(Code::kIllegalOperation,
                          "there is no transaction in progress");
   }
-  Status s = Exec("COMMIT");
+  uint64_t sync_ticket;
+  Status s = CommitAndNote(&sync_ticket);
   if (!s.ok()) {
     // A failed commit (e.g. disk full) leaves nothing applied.
     Exec("ROLLBACK");
+    pending_reservations_.clear();
     explicit_txn_ = false;
     collections_.clear();
     catalog_version_ = -1;
@@ -282,7 +300,7 @@ Status SessionImpl::Commit() {
   handed_out_.clear();
   set_values_.clear();
   ReleaseWriter();
-  return s;
+  return SyncCommitted(sync_ticket);
 }
 
 Status SessionImpl::Rollback() {
@@ -292,6 +310,7 @@ Status SessionImpl::Rollback() {
                          "there is no transaction in progress");
   }
   Status s = Exec("ROLLBACK");
+  pending_reservations_.clear();
   explicit_txn_ = false;
   collections_.clear();
   catalog_version_ = -1;
@@ -323,6 +342,7 @@ Status SessionImpl::RollbackToSavepoint(std::string_view name) {
                          "savepoints can only be used in transaction blocks");
   }
   Status s = Exec("ROLLBACK TO " + QuoteIdent(name));
+  DropPendingReservations();
   collections_.clear();
   catalog_version_ = -1;
   if (!s.ok()) return s;

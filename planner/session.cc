@@ -168,10 +168,10 @@ void SessionImpl::RefreshReadSnapshot() {
   if (storage_->Commit().ok()) snapshot_statement_ = -1;
 }
 
-// Commits the storage transaction. Every commit is durable: a
-// transaction that only advanced counters could skip its fsync, as
-// PostgreSQL's nextval-only transactions do, but SQLite cannot change its
-// synchronous mode inside a transaction.
+// Commits the storage transaction: durable unless synchronous_commit is
+// off, except that a transaction that only advanced counters within their
+// reservations skips its fsync, as PostgreSQL's nextval-only transactions
+// do (docstore/durability.cc).
 docstore::Status SessionImpl::CommitStorage() {
   PgError error;
   if (!RunOnCommitActions(&error))

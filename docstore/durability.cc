@@ -1,0 +1,260 @@
+// Durable commits without holding the write lock through the fsync, and
+// nextval without an fsync per call.
+//
+// Every connection runs with PRAGMA synchronous=NORMAL: a commit appends its
+// WAL frames and returns. A durable commit then fdatasyncs the WAL file here,
+// after the session has released the write lock, so other writers commit
+// meanwhile and one fdatasync covers every commit written before it began:
+// group commit, as PostgreSQL's WAL flush does. This is what
+// synchronous=FULL does, minus holding the lock: SQLite syncs the WAL itself
+// before a checkpoint copies pages out of it, so a frame this code has not
+// synced yet is never lost to a checkpoint.
+//
+// nextval: PostgreSQL logs a sequence 32 values ahead and does not flush a
+// transaction that only advanced sequences. Kova keeps the same promise
+// (a value is never handed out twice, crash included) with reservations: a
+// row of kova_counter_reserve(id, upto, asc) says how far a counter may have
+// been handed out. It is written when a nextval passes the last reservation,
+// and the commit that writes it is synced; a commit that only advanced
+// counters within reservations synced before skips its own fsync. After a
+// crash, opening the store moves each counter up to its reservation; a clean
+// close deletes the reservations, so a restart keeps every counter exact.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "docstore/internal.h"
+
+namespace kova::docstore {
+namespace {
+
+// How many values a reservation covers, as PostgreSQL's SEQ_LOG_VALS.
+constexpr int64_t kReservedValues = 32;
+
+}  // namespace
+
+Durability::Durability(std::string wal_path) : wal_path_(std::move(wal_path)) {}
+
+Durability::~Durability() {
+  if (fd_ >= 0) close(fd_);
+}
+
+uint64_t Durability::NoteCommit() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ++written_;
+}
+
+Status Durability::SyncThrough(uint64_t ticket) {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (synced_ < ticket) {
+    if (syncing_) {
+      cv_.wait(lock);
+      continue;
+    }
+    // Lead a sync: it covers every commit noted before it starts.
+    syncing_ = true;
+    uint64_t target = written_;
+    lock.unlock();
+    Status s = SyncWalFile();
+    lock.lock();
+    syncing_ = false;
+    syncs_++;
+    if (s.ok() && target > synced_) synced_ = target;
+    cv_.notify_all();
+    if (!s.ok()) return s;
+  }
+  return Status::OK();
+}
+
+// Only the leader of a sync runs this, so fd_ needs no lock.
+Status Durability::SyncWalFile() {
+  struct stat st;
+  // SQLite deletes the WAL when its last connection closes, after a
+  // checkpoint that synced everything in it: a new one may have replaced it.
+  if (fd_ >= 0 && (fstat(fd_, &st) != 0 || st.st_nlink == 0)) {
+    close(fd_);
+    fd_ = -1;
+  }
+  if (fd_ < 0) {
+    fd_ = open(wal_path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) {
+      return Status::Error(Code::kIOError,
+                           "could not open file \"" + wal_path_ +
+                               "\" to sync it: " + strerror(errno));
+    }
+  }
+  if (fdatasync(fd_) != 0) {
+    return Status::Error(
+        Code::kIOError,
+        "could not fdatasync file \"" + wal_path_ + "\": " + strerror(errno));
+  }
+  return Status::OK();
+}
+
+uint64_t Durability::CoveringTicket(const std::string& id, bool asc,
+                                    int64_t value) {
+  std::lock_guard<std::mutex> lock(reserve_mu_);
+  auto it = reserved_.find(id);
+  if (it == reserved_.end() || it->second.asc != asc) return 0;
+  bool inside = asc ? value <= it->second.upto : value >= it->second.upto;
+  return inside ? it->second.ticket : 0;
+}
+
+void Durability::Publish(const std::string& id, bool asc, int64_t upto,
+                         uint64_t ticket) {
+  std::lock_guard<std::mutex> lock(reserve_mu_);
+  reserved_[id] = Reservation{upto, asc, ticket};
+  any_reserved_ = true;
+}
+
+uint64_t Durability::syncs() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return syncs_;
+}
+
+bool Durability::any_reserved() {
+  std::lock_guard<std::mutex> lock(reserve_mu_);
+  return any_reserved_;
+}
+
+// ---- the session's side -------------------------------------------------
+
+void SessionImpl::StartWriteAccounting() {
+  changes_at_begin_ = sqlite3_total_changes64(db_);
+  deferrable_changes_ = 0;
+  required_ticket_ = 0;
+  force_sync_ = false;
+  pending_reservations_.clear();
+}
+
+void SessionImpl::DropPendingReservations() {
+  // The rows may have been rolled back with a savepoint; whatever the
+  // transaction still hands out is written again as ordinary changes.
+  pending_reservations_.clear();
+  force_sync_ = true;
+}
+
+Status SessionImpl::CommitAndNote(uint64_t* sync_ticket) {
+  *sync_ticket = 0;
+  int64_t changes = sqlite3_total_changes64(db_) - changes_at_begin_;
+  // A write transaction that changed no row may still have changed the
+  // schema (SQLite counts rows only).
+  bool schema_only =
+      changes == 0 && sqlite3_txn_state(db_, nullptr) == SQLITE_TXN_WRITE;
+  bool own_changes = force_sync_ || schema_only ||
+                     !pending_reservations_.empty() ||
+                     changes != deferrable_changes_;
+  Status s = ExecCached("COMMIT");
+  if (!s.ok()) return s;
+  Durability& durability = store_->durability();
+  uint64_t ticket = durability.NoteCommit();
+  for (const auto& r : pending_reservations_)
+    durability.Publish(r.id, r.asc, r.upto, ticket);
+  pending_reservations_.clear();
+  if (durable_) {
+    *sync_ticket = own_changes ? ticket : required_ticket_;
+  } else {
+    *sync_ticket = 0;
+  }
+  return s;
+}
+
+Status SessionImpl::SyncCommitted(uint64_t ticket) {
+  if (ticket == 0) return Status::OK();
+  return store_->durability().SyncThrough(ticket);
+}
+
+Status SessionImpl::NextCounterReserved(const std::string& id, int64_t* value) {
+  int64_t before = sqlite3_total_changes64(db_);
+  Status s = NextCounterById(id, value);
+  if (!s.ok()) return s;
+  auto cached = counter_cache_.find(id);
+  // Only a plain advance of an existing, non-cycling row can be covered:
+  // a recreated row or a wrap-around is synced with its commit.
+  if (cached == counter_cache_.end() || cached->second.cycle ||
+      sqlite3_total_changes64(db_) - before != 1)
+    return Status::OK();
+  const CounterRow& row = cached->second;
+  const bool asc = row.increment > 0;
+  uint64_t ticket = store_->durability().CoveringTicket(id, asc, *value);
+  deferrable_changes_ += 1;
+  if (ticket != 0) {
+    if (ticket > required_ticket_) required_ticket_ = ticket;
+    return Status::OK();
+  }
+  int64_t upto;
+  if (__builtin_mul_overflow(row.increment, kReservedValues - 1, &upto) ||
+      __builtin_add_overflow(*value, upto, &upto)) {
+    upto = asc ? row.max : row.min;
+  }
+  if (asc ? upto > row.max : upto < row.min) upto = asc ? row.max : row.min;
+  sqlite3_stmt* raw;
+  s = Prepare(
+      "INSERT OR REPLACE INTO kova_counter_reserve(id, upto, asc) "
+      "VALUES(?1, ?2, ?3)",
+      &raw);
+  if (!s.ok()) return s;
+  StmtHandle stmt(raw);
+  sqlite3_bind_text(raw, 1, id.data(), static_cast<int>(id.size()),
+                    SQLITE_STATIC);
+  sqlite3_bind_int64(raw, 2, upto);
+  sqlite3_bind_int(raw, 3, asc ? 1 : 0);
+  int rc;
+  s = Step(raw, &rc);
+  if (s.ok()) pending_reservations_.push_back({id, asc, upto});
+  return s;
+}
+
+// ---- opening and closing --------------------------------------------------
+
+// Reservations left in the file mean the last process did not close the
+// store: values up to each reservation may have been handed out.
+Status SessionImpl::ApplyReservationsAfterCrash() {
+  struct Left {
+    std::string id;
+    int64_t upto;
+    bool asc;
+  };
+  std::vector<Left> left;
+  {
+    sqlite3_stmt* raw;
+    Status s = Prepare("SELECT id, upto, asc FROM kova_counter_reserve", &raw);
+    if (!s.ok()) return s;
+    StmtHandle stmt(raw);
+    int rc;
+    while ((s = Step(raw, &rc)).ok() && rc == SQLITE_ROW) {
+      left.push_back(
+          {reinterpret_cast<const char*>(sqlite3_column_text(raw, 0)),
+           sqlite3_column_int64(raw, 1), sqlite3_column_int(raw, 2) != 0});
+    }
+    if (!s.ok()) return s;
+  }
+  if (left.empty()) return Status::OK();
+  return InWrite([&] {
+    for (const Left& l : left) {
+      CounterRow row;
+      Status s = LoadCounterRow(l.id, &row);
+      if (!s.ok()) return s;
+      if (!row.exists || row.cycle || (row.increment > 0) != l.asc) continue;
+      bool behind =
+          !row.last || (l.asc ? *row.last < l.upto : *row.last > l.upto);
+      if (behind) {
+        s = StoreCounterLast(l.id, row, l.upto);
+        if (!s.ok()) return s;
+      }
+    }
+    return Exec("DELETE FROM kova_counter_reserve");
+  });
+}
+
+Status SessionImpl::ClearReservations() {
+  return InWrite([&] {
+    force_sync_ = true;
+    return Exec("DELETE FROM kova_counter_reserve");
+  });
+}
+
+}  // namespace kova::docstore

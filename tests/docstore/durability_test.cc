@@ -1,0 +1,209 @@
+// Durable commits and counter reservations (docstore/durability.cc): a
+// durable commit syncs the WAL, concurrent commits share syncs, nextval
+// syncs once per reservation of 32 values, a clean close keeps counters
+// exact and a killed process never hands a value out twice.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "docstore/internal.h"
+#include "tests/docstore/test_util.h"
+
+namespace kova::docstore::testing {
+namespace {
+
+class DurabilityTest : public StoreTest {
+ protected:
+  void CreateSequence(const std::string& id) {
+    ASSERT_TRUE(session_->WriteCounter(id, "", "", CounterSpec{}, 0).ok());
+  }
+  int64_t Next(const std::string& id) {
+    int64_t value = 0;
+    Status s = session_->NextCounter(id, &value);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return value;
+  }
+  int64_t ReservationRows() {
+    sqlite3_stmt* stmt = nullptr;
+    sqlite3_prepare_v2(session_->connection(),
+                       "SELECT count(*) FROM kova_counter_reserve", -1, &stmt,
+                       nullptr);
+    int64_t n =
+        sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
+    sqlite3_finalize(stmt);
+    return n;
+  }
+  uint64_t Syncs() { return store_->durability().syncs(); }
+};
+
+TEST_F(DurabilityTest, EveryDurableCommitSyncsAndNonDurableOnesDoNot) {
+  ASSERT_TRUE(
+      Ok(Run("shop", R"({"create": "orders", "autoincrement": "id"})")));
+  uint64_t before = Syncs();
+  for (int i = 0; i < 20; i++) Insert("shop", "orders", "{}");
+  EXPECT_EQ(Syncs() - before, 20u);
+
+  ASSERT_TRUE(session_->SetDurableCommits(false).ok());
+  before = Syncs();
+  for (int i = 0; i < 20; i++) Insert("shop", "orders", "{}");
+  EXPECT_EQ(Syncs() - before, 0u);
+  // A read never syncs.
+  ASSERT_TRUE(session_->SetDurableCommits(true).ok());
+  before = Syncs();
+  EXPECT_EQ(Find("shop", "orders").size(), 40u);
+  EXPECT_EQ(Syncs() - before, 0u);
+}
+
+TEST_F(DurabilityTest, NextvalSyncsOncePerReservation) {
+  CreateSequence("shop.s");
+  uint64_t before = Syncs();
+  for (int64_t i = 1; i <= 100; i++) ASSERT_EQ(Next("shop.s"), i);
+  // Reservations at 1, 33, 65 and 97.
+  EXPECT_EQ(Syncs() - before, 4u);
+  EXPECT_EQ(ReservationRows(), 1);
+}
+
+TEST_F(DurabilityTest, NextvalInsideAReservationSyncsWhenItsWriterDidNot) {
+  CreateSequence("shop.s");
+  // A session with synchronous_commit off writes the reservation without
+  // syncing it; a durable session covered by it must sync it.
+  std::unique_ptr<Session> lazy;
+  ASSERT_TRUE(store_->NewSession(&lazy).ok());
+  ASSERT_TRUE(lazy->SetDurableCommits(false).ok());
+  int64_t value = 0;
+  uint64_t before = Syncs();
+  ASSERT_TRUE(lazy->NextCounter("shop.s", &value).ok());
+  EXPECT_EQ(value, 1);
+  EXPECT_EQ(Syncs() - before, 0u);
+  EXPECT_EQ(Next("shop.s"), 2);
+  EXPECT_EQ(Syncs() - before, 1u);
+  EXPECT_EQ(Next("shop.s"), 3);
+  EXPECT_EQ(Syncs() - before, 1u);
+}
+
+TEST_F(DurabilityTest, CleanCloseKeepsCountersExact) {
+  CreateSequence("shop.s");
+  for (int64_t i = 1; i <= 5; i++) ASSERT_EQ(Next("shop.s"), i);
+  Reopen();
+  EXPECT_EQ(ReservationRows(), 0);
+  EXPECT_EQ(Next("shop.s"), 6);
+  auto row = Counter("shop.s");
+  ASSERT_TRUE(row);
+  EXPECT_EQ(IntOf(*row, "last"), 6);
+}
+
+TEST_F(DurabilityTest, ARolledBackNextvalStaysHandedOut) {
+  CreateSequence("shop.s");
+  ASSERT_TRUE(session_->Begin().ok());
+  EXPECT_EQ(Next("shop.s"), 1);
+  EXPECT_EQ(Next("shop.s"), 2);
+  ASSERT_TRUE(session_->Rollback().ok());
+  EXPECT_EQ(Next("shop.s"), 3);
+  ASSERT_TRUE(session_->Begin().ok());
+  ASSERT_TRUE(session_->Savepoint("a").ok());
+  EXPECT_EQ(Next("shop.s"), 4);
+  ASSERT_TRUE(session_->RollbackToSavepoint("a").ok());
+  ASSERT_TRUE(session_->Commit().ok());
+  Reopen();
+  EXPECT_EQ(Next("shop.s"), 5);
+}
+
+TEST_F(DurabilityTest, ConcurrentDurableCommitsShareSyncs) {
+  ASSERT_TRUE(
+      Ok(Run("shop", R"({"create": "orders", "autoincrement": "id"})")));
+  constexpr int kThreads = 8, kInserts = 100;
+  uint64_t before = Syncs();
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < kThreads; t++) {
+    threads.emplace_back([&] {
+      std::unique_ptr<Session> session;
+      if (!store_->NewSession(&session).ok()) {
+        failures++;
+        return;
+      }
+      Document doc = J("{}");
+      for (int i = 0; i < kInserts; i++)
+        if (!session->Insert("shop", "orders", doc.bson()).ok()) failures++;
+    });
+  }
+  for (auto& t : threads) t.join();
+  ASSERT_EQ(failures, 0);
+  uint64_t syncs = Syncs() - before;
+  EXPECT_GT(syncs, 0u);
+  EXPECT_LT(syncs, static_cast<uint64_t>(kThreads * kInserts));
+  std::set<int64_t> ids;
+  for (const auto& doc : Find("shop", "orders")) ids.insert(IntOf(doc, "id"));
+  EXPECT_EQ(ids.size(), static_cast<size_t>(kThreads * kInserts));
+}
+
+// In the child: nextval forever, writing each value to `fd` once returned.
+[[noreturn]] void NextvalForever(const std::string& dir, int fd) {
+  std::unique_ptr<Store> store;
+  std::unique_ptr<Session> session;
+  if (!Store::Open(dir, StoreOptions{}, &store).ok() ||
+      !store->NewSession(&session).ok())
+    _exit(3);
+  while (true) {
+    int64_t value;
+    if (!session->NextCounter("shop.s", &value).ok()) _exit(4);
+    if (write(fd, &value, sizeof(value)) != sizeof(value)) _exit(5);
+  }
+}
+
+TEST_F(DurabilityTest, KilledProcessNeverHandsAValueOutTwice) {
+  CreateSequence("shop.s");
+  std::set<int64_t> handed_out;
+  for (int round = 0; round < 3; round++) {
+    session_.reset();
+    store_.reset();
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      close(fds[0]);
+      NextvalForever(dir_, fds[1]);
+    }
+    close(fds[1]);
+    size_t before = handed_out.size();
+    // The child reserves 32 values at its first nextval and at every 32nd
+    // after it.
+    int64_t first = handed_out.empty() ? 1 : *handed_out.rbegin() + 1;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    int64_t value;
+    while (handed_out.size() < before + 300 + 41 * round &&
+           std::chrono::steady_clock::now() < deadline &&
+           read(fds[0], &value, sizeof(value)) == sizeof(value)) {
+      EXPECT_TRUE(handed_out.insert(value).second) << value << " twice";
+    }
+    ASSERT_EQ(kill(pid, SIGKILL), 0);
+    while (read(fds[0], &value, sizeof(value)) == sizeof(value))
+      EXPECT_TRUE(handed_out.insert(value).second) << value << " twice";
+    close(fds[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFSIGNALED(status));
+    ASSERT_GT(handed_out.size(), before);
+
+    Reopen();
+    // Opening after the crash moved the counter to the end of its last
+    // reservation and removed the reservation.
+    EXPECT_EQ(ReservationRows(), 0);
+    auto row = Counter("shop.s");
+    ASSERT_TRUE(row);
+    int64_t last = IntOf(*row, "last");
+    EXPECT_GE(last, *handed_out.rbegin());
+    EXPECT_EQ((last - (first - 1)) % 32, 0) << last << " from " << first;
+    int64_t next = Next("shop.s");
+    EXPECT_EQ(next, last + 1);
+    EXPECT_TRUE(handed_out.insert(next).second);
+  }
+}
+
+}  // namespace
+}  // namespace kova::docstore::testing
