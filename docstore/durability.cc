@@ -16,15 +16,19 @@
 // row of kova_counter_reserve(id, upto, asc) says how far a counter may have
 // been handed out. It is written when a nextval passes the last reservation,
 // and the commit that writes it is synced; a commit that only advanced
-// counters within reservations synced before skips its own fsync. After a
-// crash, opening the store moves each counter up to its reservation; a clean
-// close deletes the reservations, so a restart keeps every counter exact.
+// counters within reservations synced before skips its own fsync. A clean
+// close deletes the reservations. Opening a store that still has some after
+// a crash of the machine (another boot id: unsynced writes may be lost)
+// moves each counter that stands inside its reservation to the end of it;
+// after a crash of the process alone the kernel kept every write, so the
+// counters are exact and the reservations are simply dropped.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 
 #include "docstore/internal.h"
 
@@ -36,7 +40,10 @@ constexpr int64_t kReservedValues = 32;
 
 }  // namespace
 
-Durability::Durability(std::string wal_path) : wal_path_(std::move(wal_path)) {}
+Durability::Durability(std::string wal_path) : wal_path_(std::move(wal_path)) {
+  std::ifstream in("/proc/sys/kernel/random/boot_id");
+  std::getline(in, boot_id_);
+}
 
 Durability::~Durability() {
   if (fd_ >= 0) close(fd_);
@@ -99,14 +106,16 @@ uint64_t Durability::CoveringTicket(const std::string& id, bool asc,
   std::lock_guard<std::mutex> lock(reserve_mu_);
   auto it = reserved_.find(id);
   if (it == reserved_.end() || it->second.asc != asc) return 0;
-  bool inside = asc ? value <= it->second.upto : value >= it->second.upto;
-  return inside ? it->second.ticket : 0;
+  const Reservation& r = it->second;
+  bool inside = asc ? r.from <= value && value <= r.upto
+                    : r.upto <= value && value <= r.from;
+  return inside ? r.ticket : 0;
 }
 
-void Durability::Publish(const std::string& id, bool asc, int64_t upto,
-                         uint64_t ticket) {
+void Durability::Publish(const std::string& id, bool asc, int64_t from,
+                         int64_t upto, uint64_t ticket) {
   std::lock_guard<std::mutex> lock(reserve_mu_);
-  reserved_[id] = Reservation{upto, asc, ticket};
+  reserved_[id] = Reservation{from, upto, asc, ticket};
   any_reserved_ = true;
 }
 
@@ -152,7 +161,7 @@ Status SessionImpl::CommitAndNote(uint64_t* sync_ticket) {
   Durability& durability = store_->durability();
   uint64_t ticket = durability.NoteCommit();
   for (const auto& r : pending_reservations_)
-    durability.Publish(r.id, r.asc, r.upto, ticket);
+    durability.Publish(r.id, r.asc, r.from, r.upto, ticket);
   pending_reservations_.clear();
   if (durable_) {
     *sync_ticket = own_changes ? ticket : required_ticket_;
@@ -193,55 +202,73 @@ Status SessionImpl::NextCounterReserved(const std::string& id, int64_t* value) {
   if (asc ? upto > row.max : upto < row.min) upto = asc ? row.max : row.min;
   sqlite3_stmt* raw;
   s = Prepare(
-      "INSERT OR REPLACE INTO kova_counter_reserve(id, upto, asc) "
-      "VALUES(?1, ?2, ?3)",
+      "INSERT OR REPLACE INTO kova_counter_reserve"
+      "(id, from_value, upto, asc, boot) VALUES(?1, ?2, ?3, ?4, ?5)",
       &raw);
   if (!s.ok()) return s;
   StmtHandle stmt(raw);
+  const std::string& boot = store_->durability().boot_id();
   sqlite3_bind_text(raw, 1, id.data(), static_cast<int>(id.size()),
                     SQLITE_STATIC);
-  sqlite3_bind_int64(raw, 2, upto);
-  sqlite3_bind_int(raw, 3, asc ? 1 : 0);
+  sqlite3_bind_int64(raw, 2, *value);
+  sqlite3_bind_int64(raw, 3, upto);
+  sqlite3_bind_int(raw, 4, asc ? 1 : 0);
+  sqlite3_bind_text(raw, 5, boot.data(), static_cast<int>(boot.size()),
+                    SQLITE_STATIC);
   int rc;
   s = Step(raw, &rc);
-  if (s.ok()) pending_reservations_.push_back({id, asc, upto});
+  if (s.ok()) pending_reservations_.push_back({id, asc, *value, upto});
   return s;
 }
 
 // ---- opening and closing --------------------------------------------------
 
 // Reservations left in the file mean the last process did not close the
-// store: values up to each reservation may have been handed out.
+// store: values up to each reservation may have been handed out and, after
+// a crash of the machine, the commits recording them lost.
 Status SessionImpl::ApplyReservationsAfterCrash() {
   struct Left {
     std::string id;
-    int64_t upto;
+    int64_t from, upto;
     bool asc;
   };
   std::vector<Left> left;
+  bool any = false;
   {
     sqlite3_stmt* raw;
-    Status s = Prepare("SELECT id, upto, asc FROM kova_counter_reserve", &raw);
+    Status s = Prepare(
+        "SELECT id, from_value, upto, asc, boot FROM kova_counter_reserve",
+        &raw);
     if (!s.ok()) return s;
     StmtHandle stmt(raw);
+    const std::string& boot = store_->durability().boot_id();
     int rc;
     while ((s = Step(raw, &rc)).ok() && rc == SQLITE_ROW) {
+      any = true;
+      const char* written_in =
+          reinterpret_cast<const char*>(sqlite3_column_text(raw, 4));
+      if (!boot.empty() && boot == written_in) continue;
       left.push_back(
           {reinterpret_cast<const char*>(sqlite3_column_text(raw, 0)),
-           sqlite3_column_int64(raw, 1), sqlite3_column_int(raw, 2) != 0});
+           sqlite3_column_int64(raw, 1), sqlite3_column_int64(raw, 2),
+           sqlite3_column_int(raw, 3) != 0});
     }
     if (!s.ok()) return s;
   }
-  if (left.empty()) return Status::OK();
+  if (!any) return Status::OK();
   return InWrite([&] {
     for (const Left& l : left) {
       CounterRow row;
       Status s = LoadCounterRow(l.id, &row);
       if (!s.ok()) return s;
       if (!row.exists || row.cycle || (row.increment > 0) != l.asc) continue;
-      bool behind =
-          !row.last || (l.asc ? *row.last < l.upto : *row.last > l.upto);
-      if (behind) {
+      // Inside the reservation: the counter was advancing through it. A
+      // value outside was set afterwards (setval, an edit, a sent value)
+      // by a commit that was synced, and stays.
+      bool inside =
+          row.last && (l.asc ? l.from <= *row.last && *row.last < l.upto
+                             : l.upto < *row.last && *row.last <= l.from);
+      if (inside) {
         s = StoreCounterLast(l.id, row, l.upto);
         if (!s.ok()) return s;
       }

@@ -152,8 +152,13 @@ class Durability {
   // Counter reservations (see durability.cc): the commit ticket that made
   // `value` safe to hand out without a sync of its own, 0 if none did.
   uint64_t CoveringTicket(const std::string& id, bool asc, int64_t value);
-  void Publish(const std::string& id, bool asc, int64_t upto, uint64_t ticket);
+  void Publish(const std::string& id, bool asc, int64_t from, int64_t upto,
+               uint64_t ticket);
   bool any_reserved();
+  // This boot of the machine (empty when unknown). Reservations written in
+  // the same boot are void at the next open: a killed process loses no
+  // write the kernel already has.
+  const std::string& boot_id() const { return boot_id_; }
   // WAL syncs done so far (tests show group commit with it).
   uint64_t syncs();
 
@@ -161,11 +166,12 @@ class Durability {
   Status SyncWalFile();
 
   struct Reservation {
-    int64_t upto;
+    int64_t from, upto;  // in the counter's direction
     bool asc;
     uint64_t ticket;
   };
   const std::string wal_path_;
+  std::string boot_id_;
   std::mutex mu_;
   std::condition_variable cv_;
   uint64_t written_ = 0;  // commits noted
@@ -332,7 +338,7 @@ class SessionImpl {
   struct PendingReservation {
     std::string id;
     bool asc;
-    int64_t upto;
+    int64_t from, upto;
   };
   bool durable_ = true;
   int64_t changes_at_begin_ = 0;

@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS kova_indexes(
   nulls_distinct INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY(ns, name));
 CREATE TABLE IF NOT EXISTS kova_counter_reserve(
-  id TEXT PRIMARY KEY, upto INTEGER NOT NULL, asc INTEGER NOT NULL);
+  id TEXT PRIMARY KEY, from_value INTEGER NOT NULL, upto INTEGER NOT NULL,
+  asc INTEGER NOT NULL, boot TEXT NOT NULL);
 INSERT OR IGNORE INTO kova_meta VALUES('catalog_version', 1);
 )sql";
 
