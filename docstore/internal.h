@@ -44,6 +44,14 @@ void AppendInteger(bson_t* doc, std::string_view key, int64_t value);
 // A value written as relaxed Extended JSON, for messages.
 std::string ValueToJson(const bson_iter_t* value);
 
+// A new ObjectId (session.cc).
+void NewObjectId(bson_oid_t* oid);
+
+// ---- vfs.cc -----------------------------------------------------------------
+
+// Registers the "kova" VFS once and returns its name (see vfs.cc).
+const char* KovaVfsName();
+
 // ---- sqlite helpers ---------------------------------------------------------
 
 std::string QuoteIdent(std::string_view name);

@@ -1,10 +1,66 @@
 // Documents: insert (with _id and autoincrement values), find, update,
 // delete; and the public Session methods.
+#include <pthread.h>
+#include <sys/random.h>
+
+#include <atomic>
 #include <cstring>
+#include <ctime>
 
 #include "docstore/internal.h"
 
 namespace kova::docstore {
+namespace {
+
+// The per-process part of ObjectIds: 5 random bytes and a counter with a
+// random start, drawn again in a forked child so that parent and child
+// never make the same id.
+struct OidSource {
+  uint8_t random[5];
+  std::atomic<uint32_t> counter;
+};
+
+void Seed(OidSource* source) {
+  uint8_t bytes[8];
+  if (getrandom(bytes, sizeof(bytes), 0) != sizeof(bytes)) {
+    uint64_t mix =
+        static_cast<uint64_t>(time(nullptr)) * 0x9E3779B97F4A7C15ull ^
+        reinterpret_cast<uintptr_t>(source);
+    memcpy(bytes, &mix, sizeof(bytes));
+  }
+  memcpy(source->random, bytes, 5);
+  source->counter.store(bytes[5] | bytes[6] << 8 | bytes[7] << 16);
+}
+
+OidSource& Oids() {
+  static OidSource* source = [] {
+    auto* s = new OidSource;
+    Seed(s);
+    pthread_atfork(nullptr, nullptr, [] { Seed(&Oids()); });
+    return s;
+  }();
+  return *source;
+}
+
+}  // namespace
+
+// As MongoDB makes them: 4-byte time, 5 random bytes, 3-byte counter, big
+// endian. libbson's default context asks the kernel for the process id on
+// every id (to notice a fork); the fork handler above does that job.
+void NewObjectId(bson_oid_t* oid) {
+  OidSource& source = Oids();
+  uint32_t seconds = static_cast<uint32_t>(time(nullptr));
+  uint32_t count = source.counter.fetch_add(1, std::memory_order_relaxed);
+  oid->bytes[0] = static_cast<uint8_t>(seconds >> 24);
+  oid->bytes[1] = static_cast<uint8_t>(seconds >> 16);
+  oid->bytes[2] = static_cast<uint8_t>(seconds >> 8);
+  oid->bytes[3] = static_cast<uint8_t>(seconds);
+  memcpy(oid->bytes + 4, source.random, 5);
+  oid->bytes[9] = static_cast<uint8_t>(count >> 16);
+  oid->bytes[10] = static_cast<uint8_t>(count >> 8);
+  oid->bytes[11] = static_cast<uint8_t>(count);
+}
+
 namespace {
 
 Status CheckIdType(const bson_iter_t* id) {
@@ -104,7 +160,7 @@ Status SessionImpl::InsertLocked(const CollectionMeta& meta, const bson_t* doc,
     bson_append_iter(out, "_id", 3, &id);
   } else {
     bson_oid_t oid;
-    bson_oid_init(&oid, nullptr);
+    NewObjectId(&oid);
     bson_append_oid(out, "_id", 3, &oid);
   }
   while (bson_iter_next(&it)) {

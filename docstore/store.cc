@@ -41,7 +41,7 @@ Status OpenConnection(const std::string& dir, const StoreOptions& options,
   int rc = sqlite3_open_v2(
       DataFile(dir).c_str(), &db,
       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-      nullptr);
+      KovaVfsName());
   if (rc != SQLITE_OK) {
     Status s = Status::Error(Code::kIOError,
                              "cannot open data file in \"" + dir +
