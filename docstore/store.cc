@@ -54,11 +54,9 @@ Status OpenConnection(const std::string& dir, const StoreOptions& options,
   RegisterFunctions(db);
   // NORMAL: a commit does not sync the WAL; durable commits sync it
   // themselves (durability.cc), after releasing the write lock.
-  // mmap_size: pages of the database file are read through one shared
-  // mapping instead of a pread each into every connection's own cache.
   std::string pragmas =
       "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;"
-      "PRAGMA foreign_keys=OFF;PRAGMA mmap_size=1073741824;";
+      "PRAGMA foreign_keys=OFF;";
   char* err = nullptr;
   rc = sqlite3_exec(db, pragmas.c_str(), nullptr, nullptr, &err);
   if (rc != SQLITE_OK) {
