@@ -312,7 +312,6 @@ int Open(sqlite3_vfs* vfs, sqlite3_filename name, sqlite3_file* file, int flags,
     f->path = new std::string(name);
   } else if ((flags & SQLITE_OPEN_WAL) && name) {
     f->pending = new std::string();
-    f->pending->reserve(kWalBufferLimit);
     // The pager's file of the main database is one of ours.
     sqlite3_file* db = sqlite3_database_file_object(name);
     if (db && db->pMethods == &kMethods) {
