@@ -1,4 +1,4 @@
-// The "kova" SQLite VFS: the default unix VFS with two changes that cut the
+// The "kova" SQLite VFS: the default unix VFS with three changes that cut the
 // system calls of every commit, safe because one process owns a data
 // directory (the flock on DIR/LOCK):
 //
@@ -8,7 +8,10 @@
 //    transaction, which only matters when other processes share the file.
 //    A fresh index is zeroed, so SQLite rebuilds it from the WAL file at the
 //    first open after a restart or a crash, as it does for a new -shm file.
-// 2. Writes to a WAL file are gathered and written with one pwrite per run
+// 2. Pages read from the database file are kept in one cache shared by all
+//    connections (see PageCache), so a connection whose own cache SQLite
+//    dropped because another one committed reads them without a system call.
+// 3. Writes to a WAL file are gathered and written with one pwrite per run
 //    of consecutive frames instead of two per frame (header and page). They
 //    reach the file before SQLite publishes the frames in the WAL index
 //    (it calls xShmBarrier first), before any read, sync, size or truncate
@@ -35,6 +38,8 @@ constexpr const char* kVfsName = "kova";
 // at most kWalWriteChunk bytes.
 constexpr size_t kWalBufferLimit = 1 << 20;
 constexpr size_t kWalWriteChunk = 1 << 16;
+// Database pages kept in the shared page cache (128 MiB of 4 KiB pages).
+constexpr size_t kCachedPages = 32768;
 
 struct ShmConnection;
 
@@ -57,6 +62,67 @@ std::unordered_map<std::string, std::unique_ptr<ShmNode>> nodes;
 
 sqlite3_vfs* base_vfs = nullptr;
 
+// Pages of one database file read by any of its connections, shared by
+// all of them (SQLite's own cache is per connection and is dropped each time
+// another connection commits). Only this process writes the file, and every
+// write passes through here, so the cache stays exact.
+struct PageCache {
+  static constexpr int kPageSize = 4096;
+  static constexpr int kShards = 64;  // readers on many threads rarely meet
+  struct Shard {
+    std::mutex mu;
+    std::unordered_map<sqlite3_int64, std::unique_ptr<char[]>> pages;
+    uint64_t writes = 0;  // bumped by every write: a racing read is not kept
+  };
+  Shard shards[kShards];
+  int users = 0;  // guarded by caches_mu
+  Shard& For(sqlite3_int64 offset) {
+    return shards[(offset / kPageSize) % kShards];
+  }
+};
+
+std::mutex caches_mu;
+std::unordered_map<std::string, std::unique_ptr<PageCache>> caches;
+
+PageCache* AcquireCache(const std::string& path) {
+  std::lock_guard<std::mutex> lock(caches_mu);
+  std::unique_ptr<PageCache>& cache = caches[path];
+  if (!cache) cache = std::make_unique<PageCache>();
+  cache->users++;
+  return cache.get();
+}
+
+void ReleaseCache(const std::string& path) {
+  std::lock_guard<std::mutex> lock(caches_mu);
+  auto it = caches.find(path);
+  if (it != caches.end() && --it->second->users == 0) caches.erase(it);
+}
+
+bool CacheableRead(int amount, sqlite3_int64 offset) {
+  return amount == PageCache::kPageSize && offset % PageCache::kPageSize == 0;
+}
+
+// Drops the cached pages a write touches, [from, to); a truncation (to < 0)
+// drops every page from `from` on.
+void Invalidate(PageCache* cache, sqlite3_int64 from, sqlite3_int64 to) {
+  sqlite3_int64 first = from / PageCache::kPageSize * PageCache::kPageSize;
+  if (to < 0) {
+    for (PageCache::Shard& shard : cache->shards) {
+      std::lock_guard<std::mutex> lock(shard.mu);
+      shard.writes++;
+      for (auto it = shard.pages.begin(); it != shard.pages.end();)
+        it = it->first >= first ? shard.pages.erase(it) : std::next(it);
+    }
+    return;
+  }
+  for (sqlite3_int64 page = first; page < to; page += PageCache::kPageSize) {
+    PageCache::Shard& shard = cache->For(page);
+    std::lock_guard<std::mutex> lock(shard.mu);
+    shard.writes++;
+    shard.pages.erase(page);
+  }
+}
+
 struct KovaFile {
   sqlite3_file base;
   sqlite3_file* real;    // the unix VFS's file, allocated right after this
@@ -66,6 +132,7 @@ struct KovaFile {
   KovaFile* db;          // WAL files: the main database file they belong to
   std::string* pending;  // WAL files: gathered writes not yet in the file
   sqlite3_int64 pending_offset;
+  PageCache* cache;  // main database files
 };
 
 KovaFile* Of(sqlite3_file* f) { return reinterpret_cast<KovaFile*>(f); }
@@ -92,6 +159,7 @@ int Close(sqlite3_file* file) {
   if (f->db && f->db->wal == f) f->db->wal = nullptr;
   if (f->wal) f->wal->db = nullptr;
   int rc = f->real->pMethods->xClose(f->real);
+  if (f->cache) ReleaseCache(*f->path);
   delete f->pending;
   delete f->path;
   return flushed != SQLITE_OK ? flushed : rc;
@@ -101,12 +169,40 @@ int Read(sqlite3_file* file, void* buf, int amount, sqlite3_int64 offset) {
   KovaFile* f = Of(file);
   int rc = FlushWal(f);
   if (rc != SQLITE_OK) return rc;
-  return f->real->pMethods->xRead(f->real, buf, amount, offset);
+  PageCache* cache = f->cache;
+  if (!cache || !CacheableRead(amount, offset))
+    return f->real->pMethods->xRead(f->real, buf, amount, offset);
+  PageCache::Shard& shard = cache->For(offset);
+  uint64_t writes;
+  {
+    std::lock_guard<std::mutex> lock(shard.mu);
+    auto it = shard.pages.find(offset);
+    if (it != shard.pages.end()) {
+      memcpy(buf, it->second.get(), amount);
+      return SQLITE_OK;
+    }
+    writes = shard.writes;
+  }
+  rc = f->real->pMethods->xRead(f->real, buf, amount, offset);
+  if (rc != SQLITE_OK) return rc;
+  auto page = std::make_unique<char[]>(amount);
+  memcpy(page.get(), buf, amount);
+  std::lock_guard<std::mutex> lock(shard.mu);
+  if (shard.writes != writes) return SQLITE_OK;
+  if (shard.pages.size() >= kCachedPages / PageCache::kShards)
+    shard.pages.erase(shard.pages.begin());
+  shard.pages.emplace(offset, std::move(page));
+  return SQLITE_OK;
 }
 
 int Write(sqlite3_file* file, const void* buf, int amount,
           sqlite3_int64 offset) {
   KovaFile* f = Of(file);
+  if (f->cache) {
+    int rc = f->real->pMethods->xWrite(f->real, buf, amount, offset);
+    Invalidate(f->cache, offset, offset + amount);
+    return rc;
+  }
   if (!f->pending)
     return f->real->pMethods->xWrite(f->real, buf, amount, offset);
   std::string& pending = *f->pending;
@@ -125,7 +221,9 @@ int Truncate(sqlite3_file* file, sqlite3_int64 size) {
   KovaFile* f = Of(file);
   int rc = FlushWal(f);
   if (rc != SQLITE_OK) return rc;
-  return f->real->pMethods->xTruncate(f->real, size);
+  rc = f->real->pMethods->xTruncate(f->real, size);
+  if (f->cache) Invalidate(f->cache, size, -1);
+  return rc;
 }
 
 int Sync(sqlite3_file* file, int flags) {
@@ -310,6 +408,7 @@ int Open(sqlite3_vfs* vfs, sqlite3_filename name, sqlite3_file* file, int flags,
   }
   if ((flags & SQLITE_OPEN_MAIN_DB) && name) {
     f->path = new std::string(name);
+    f->cache = AcquireCache(*f->path);
   } else if ((flags & SQLITE_OPEN_WAL) && name) {
     f->pending = new std::string();
     // The pager's file of the main database is one of ours.

@@ -142,6 +142,49 @@ TEST_F(DurabilityTest, ConcurrentDurableCommitsShareSyncs) {
   EXPECT_EQ(ids.size(), static_cast<size_t>(kThreads * kInserts));
 }
 
+// The VFS keeps database pages in a cache shared by every connection (and
+// writes the WAL in runs): a reader must see each commit of another
+// connection, including the pages checkpoints copy into the database file.
+TEST_F(DurabilityTest, ReadersSeeEveryCommitThroughTheSharedPageCache) {
+  ASSERT_TRUE(
+      Ok(Run("shop", R"({"create": "orders", "autoincrement": "id"})")));
+  std::unique_ptr<Session> reader;
+  ASSERT_TRUE(store_->NewSession(&reader).ok());
+  ASSERT_TRUE(session_->SetDurableCommits(false).ok());
+  std::string pad(900, 'x');
+  for (int round = 1; round <= 4; round++) {
+    // Enough pages per round for several automatic checkpoints.
+    ASSERT_TRUE(session_->Begin().ok());
+    for (int i = 0; i < 3000; i++) {
+      Insert("shop", "orders",
+             R"({"round": )" + std::to_string(round) + R"(, "half": )" +
+                 std::to_string(i % 2) + R"(, "pad": ")" + pad + R"("})");
+    }
+    ASSERT_TRUE(session_->Commit().ok());
+    Document filter = J(R"({"round": )" + std::to_string(round) + "}");
+    std::vector<Document> out;
+    ASSERT_TRUE(reader->Find("shop", "orders", filter.bson(), {}, &out).ok());
+    EXPECT_EQ(out.size(), 3000u) << "round " << round;
+    // Deleting half moves pages around again.
+    Document odd =
+        J(R"({"round": )" + std::to_string(round) + R"(, "half": 1})");
+    int64_t deleted = 0;
+    ASSERT_TRUE(
+        session_->Delete("shop", "orders", odd.bson(), 0, &deleted).ok());
+    EXPECT_EQ(deleted, 1500);
+    out.clear();
+    ASSERT_TRUE(reader->Find("shop", "orders", filter.bson(), {}, &out).ok());
+    EXPECT_EQ(out.size(), 1500u) << "round " << round;
+  }
+  Document all = J("{}");
+  std::vector<Document> out;
+  ASSERT_TRUE(reader->Find("shop", "orders", all.bson(), {}, &out).ok());
+  EXPECT_EQ(out.size(), 6000u);
+  reader.reset();
+  Reopen();
+  EXPECT_EQ(Find("shop", "orders").size(), 6000u);
+}
+
 // In the child: nextval forever, writing each value to `fd` once returned.
 [[noreturn]] void NextvalForever(const std::string& dir, int fd) {
   std::unique_ptr<Store> store;
