@@ -8,9 +8,10 @@
 //    transaction, which only matters when other processes share the file.
 //    A fresh index is zeroed, so SQLite rebuilds it from the WAL file at the
 //    first open after a restart or a crash, as it does for a new -shm file.
-// 2. Pages read from the database file are kept in one cache shared by all
-//    connections (see PageCache), so a connection whose own cache SQLite
-//    dropped because another one committed reads them without a system call.
+// 2. Pages read from the database file, and pages written to or read from
+//    the WAL, are kept in caches shared by all connections (see PageCache),
+//    so a connection whose own cache SQLite dropped because another one
+//    committed reads them again without a system call.
 // 3. Writes to a WAL file are gathered and written with one pwrite per run
 //    of consecutive frames instead of two per frame (header and page). They
 //    reach the file before SQLite publishes the frames in the WAL index
@@ -75,7 +76,8 @@ struct PageCache {
     uint64_t writes = 0;  // bumped by every write: a racing read is not kept
   };
   Shard shards[kShards];
-  int users = 0;  // guarded by caches_mu
+  bool wal = false;  // a WAL file: pages sit in frames (see FrameData)
+  int users = 0;     // guarded by caches_mu
   Shard& For(sqlite3_int64 offset) {
     return shards[(offset / kPageSize) % kShards];
   }
@@ -84,12 +86,24 @@ struct PageCache {
 std::mutex caches_mu;
 std::unordered_map<std::string, std::unique_ptr<PageCache>> caches;
 
-PageCache* AcquireCache(const std::string& path) {
+PageCache* AcquireCache(const std::string& path, bool wal) {
   std::lock_guard<std::mutex> lock(caches_mu);
   std::unique_ptr<PageCache>& cache = caches[path];
-  if (!cache) cache = std::make_unique<PageCache>();
+  if (!cache) {
+    cache = std::make_unique<PageCache>();
+    cache->wal = wal;
+  }
   cache->users++;
   return cache.get();
+}
+
+// WAL files: a 32-byte header, then frames of a 24-byte header and a page.
+// The cache keeps the page of a frame under the offset where it starts.
+constexpr sqlite3_int64 kWalHeader = 32, kFrameHeader = 24;
+constexpr sqlite3_int64 kFrameSize = kFrameHeader + PageCache::kPageSize;
+bool FrameData(sqlite3_int64 offset) {
+  return offset >= kWalHeader + kFrameHeader &&
+         (offset - kWalHeader - kFrameHeader) % kFrameSize == 0;
 }
 
 void ReleaseCache(const std::string& path) {
@@ -98,8 +112,42 @@ void ReleaseCache(const std::string& path) {
   if (it != caches.end() && --it->second->users == 0) caches.erase(it);
 }
 
-bool CacheableRead(int amount, sqlite3_int64 offset) {
-  return amount == PageCache::kPageSize && offset % PageCache::kPageSize == 0;
+bool CacheableRead(const PageCache* cache, int amount, sqlite3_int64 offset) {
+  if (amount != PageCache::kPageSize) return false;
+  return cache->wal ? FrameData(offset) : offset % PageCache::kPageSize == 0;
+}
+
+// After `data` was written to a WAL file at `offset`: the pages of the
+// frames it holds whole are cached as written (the next transaction of
+// another connection reads them back), any other cached page it touches
+// is dropped.
+void AfterWalWrite(PageCache* cache, const char* data, sqlite3_int64 offset,
+                   sqlite3_int64 size) {
+  sqlite3_int64 end = offset + size;
+  sqlite3_int64 k =
+      std::max<sqlite3_int64>(0, (offset - kWalHeader) / kFrameSize - 1);
+  for (;; k++) {
+    sqlite3_int64 page = kWalHeader + k * kFrameSize + kFrameHeader;
+    if (page >= end) break;
+    if (page + PageCache::kPageSize <= offset) continue;
+    PageCache::Shard& shard = cache->For(page);
+    bool whole = page >= offset && page + PageCache::kPageSize <= end;
+    std::unique_ptr<char[]> copy;
+    if (whole) {
+      copy = std::make_unique<char[]>(PageCache::kPageSize);
+      memcpy(copy.get(), data + (page - offset), PageCache::kPageSize);
+    }
+    std::lock_guard<std::mutex> lock(shard.mu);
+    shard.writes++;
+    if (!whole) {
+      shard.pages.erase(page);
+      continue;
+    }
+    if (shard.pages.size() >= kCachedPages / PageCache::kShards &&
+        !shard.pages.count(page))
+      shard.pages.erase(shard.pages.begin());
+    shard.pages[page] = std::move(copy);
+  }
 }
 
 // Drops the cached pages a write touches, [from, to); a truncation (to < 0)
@@ -149,6 +197,14 @@ int FlushWal(KovaFile* f) {
                                    static_cast<int>(n),
                                    f->pending_offset + done);
   }
+  if (f->cache) {
+    if (rc == SQLITE_OK) {
+      AfterWalWrite(f->cache, pending.data(), f->pending_offset,
+                    static_cast<sqlite3_int64>(pending.size()));
+    } else {
+      Invalidate(f->cache, f->pending_offset, -1);
+    }
+  }
   f->pending->clear();
   return rc;
 }
@@ -170,7 +226,7 @@ int Read(sqlite3_file* file, void* buf, int amount, sqlite3_int64 offset) {
   int rc = FlushWal(f);
   if (rc != SQLITE_OK) return rc;
   PageCache* cache = f->cache;
-  if (!cache || !CacheableRead(amount, offset))
+  if (!cache || !CacheableRead(cache, amount, offset))
     return f->real->pMethods->xRead(f->real, buf, amount, offset);
   PageCache::Shard& shard = cache->For(offset);
   uint64_t writes;
@@ -198,7 +254,7 @@ int Read(sqlite3_file* file, void* buf, int amount, sqlite3_int64 offset) {
 int Write(sqlite3_file* file, const void* buf, int amount,
           sqlite3_int64 offset) {
   KovaFile* f = Of(file);
-  if (f->cache) {
+  if (f->cache && !f->pending) {
     int rc = f->real->pMethods->xWrite(f->real, buf, amount, offset);
     Invalidate(f->cache, offset, offset + amount);
     return rc;
@@ -408,9 +464,11 @@ int Open(sqlite3_vfs* vfs, sqlite3_filename name, sqlite3_file* file, int flags,
   }
   if ((flags & SQLITE_OPEN_MAIN_DB) && name) {
     f->path = new std::string(name);
-    f->cache = AcquireCache(*f->path);
+    f->cache = AcquireCache(*f->path, /*wal=*/false);
   } else if ((flags & SQLITE_OPEN_WAL) && name) {
     f->pending = new std::string();
+    f->path = new std::string(name);
+    f->cache = AcquireCache(*f->path, /*wal=*/true);
     // The pager's file of the main database is one of ours.
     sqlite3_file* db = sqlite3_database_file_object(name);
     if (db && db->pMethods == &kMethods) {
