@@ -15,6 +15,9 @@ struct LocalCounter {
   bool valid = false;  // `row` and `last` are current
   bool dirty = false;  // `last` moved past what the row holds
   bool handed = false;
+  // The row is missing or has no `last`: a sent value moves nothing (the
+  // next omitted value recreates the row from the stored values).
+  bool inert = false;
   CounterRow row;
   int64_t last = 0;
 };
@@ -88,7 +91,8 @@ Status SessionImpl::InsertManyLocked(const CollectionMeta& meta,
       return fail(Status::Error(Code::kBadValue, "invalid BSON document"));
     }
     bson_iter_t id;
-    if (bson_iter_init_find(&id, doc, "_id")) {
+    bool has_id = bson_iter_init_find(&id, doc, "_id");
+    if (has_id) {
       switch (bson_iter_type(&id)) {
         case BSON_TYPE_ARRAY:
         case BSON_TYPE_REGEX:
@@ -104,12 +108,17 @@ Status SessionImpl::InsertManyLocked(const CollectionMeta& meta,
       bson_oid_init(&oid, oid_context);
       bson_append_oid(&out, "_id", 3, &oid);
     }
-    while (bson_iter_next(&it)) {
-      if (bson_iter_key_len(&it) == 3 &&
-          memcmp(bson_iter_key(&it), "_id", 3) == 0)
-        continue;
-      bson_append_iter(&out, bson_iter_key(&it),
-                       static_cast<int>(bson_iter_key_len(&it)), &it);
+    if (!has_id) {
+      // The common case (COPY): the fields follow _id unchanged, in one copy.
+      bson_concat(&out, doc);
+    } else {
+      while (bson_iter_next(&it)) {
+        if (bson_iter_key_len(&it) == 3 &&
+            memcmp(bson_iter_key(&it), "_id", 3) == 0)
+          continue;
+        bson_append_iter(&out, bson_iter_key(&it),
+                         static_cast<int>(bson_iter_key_len(&it)), &it);
+      }
     }
     sent.clear();
     for (LocalCounter& c : counters) {
@@ -124,9 +133,12 @@ Status SessionImpl::InsertManyLocked(const CollectionMeta& meta,
       if (c.valid) {
         // last + increment while it stays within the bounds; the counter
         // code handles everything else (cycling, exhaustion).
+        // Not up to the start: the counter code resumes from the highest
+        // stored value (rule 7).
         int64_t next;
         if (!__builtin_add_overflow(c.last, c.row.increment, &next) &&
-            next >= c.row.min && next <= c.row.max) {
+            next >= c.row.min && next <= c.row.max &&
+            (c.row.increment > 0 ? next > c.row.start : next < c.row.start)) {
           value = next;
           local = true;
         }
@@ -143,6 +155,7 @@ Status SessionImpl::InsertManyLocked(const CollectionMeta& meta,
           c.valid = c.dirty = c.handed = false;
           if (!w.ok()) return fail(w);
         }
+        c.inert = false;
         s = NextCounterValue(meta, *c.field, &value);
         if (!s.ok()) return fail(s);
         s = LoadCounterRow(c.id, &c.row);
@@ -171,16 +184,24 @@ Status SessionImpl::InsertManyLocked(const CollectionMeta& meta,
       return fail(error);
     }
     sqlite3_reset(raw);
+    // A sent value beyond the counter moves it (rule 3): tracked locally
+    // and written once per call, not once per document.
     for (const auto& [c, v] : sent) {
-      if (c->valid) {
-        if (c->row.increment > 0 ? v > c->last : v < c->last) {
-          c->last = v;
-          c->dirty = true;
+      if (!c->valid && !c->inert) {
+        s = LoadCounterRow(c->id, &c->row);
+        if (!s.ok()) return fail(s);
+        if (c->row.exists && c->row.last) {
+          c->valid = true;
+          c->last = *c->row.last;
+        } else {
+          c->inert = true;
         }
-        continue;
       }
-      s = MoveCounterForSentValue(meta, *c->field, v);
-      if (!s.ok()) return fail(s);
+      if (!c->valid) continue;
+      if (c->row.increment > 0 ? v > c->last : v < c->last) {
+        c->last = v;
+        c->dirty = true;
+      }
     }
     ++*inserted;
   }

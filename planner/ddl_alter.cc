@@ -15,6 +15,7 @@
 #include "planner/session_util.h"
 #include "planner/svalue.h"
 #include "planner/types_array.h"
+#include "planner/user_types.h"
 
 namespace kova::planner {
 
@@ -425,14 +426,18 @@ bool AlterRunner::SaveTable(PgError* error) {
 }
 
 bool AlterRunner::ReadRows(const catalog::Table& table,
-                           std::vector<StoredRow>* rows, PgError* error) {
+                           std::vector<StoredRow>* rows, PgError* error,
+                           std::optional<int64_t> only_rid) {
   std::string sqlite_table;
   if (!Store(storage()->CollectionTable(db(), table.collection, &sqlite_table),
              error))
     return false;
   sqlite3* conn = storage()->connection();
   sqlite3_stmt* stmt = nullptr;
-  std::string sql = "SELECT rid, doc FROM " + sqlite_table + " ORDER BY rid";
+  std::string sql =
+      "SELECT rid, doc FROM " + sqlite_table +
+      (only_rid ? " WHERE rid = " + std::to_string(*only_rid) : std::string()) +
+      " ORDER BY rid";
   if (sqlite3_prepare_v2(conn, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
     *error = Err("XX000", sqlite3_errmsg(conn));
     return false;
@@ -719,11 +724,90 @@ bool AlterRunner::ValidateCheck(const catalog::Constraint& c, PgError* error) {
   return true;
 }
 
+bool AlterRunner::FindUnreferencedRow(const catalog::Constraint& c,
+                                      const catalog::Table& target,
+                                      bool* usable, std::optional<int64_t>* rid,
+                                      PgError* error) {
+  const catalog::Table& source = table_;
+  *usable = false;
+  if (c.columns.empty() || c.columns.size() != c.ref_columns.size())
+    return true;
+  std::string where, match;
+  for (size_t i = 0; i < c.columns.size(); i++) {
+    const catalog::Column* col = source.FindColumn(c.columns[i]);
+    const catalog::Column* ref = target.FindColumn(c.ref_columns[i]);
+    if (!col || !ref) return true;
+    // Types of the same kind whose SQL form is the plain index key, so that
+    // the probe uses the target's index; other pairs go through the decoded
+    // comparison.
+    uint32_t type = user_types::BaseType(col->type);
+    static constexpr uint32_t kIndexKeyTypes[] = {
+        oid::kInt2, oid::kInt4,      oid::kInt8,
+        oid::kText, oid::kVarchar,   oid::kUuid,
+        oid::kDate, oid::kTimestamp, oid::kTimestamptz};
+    if (col->type != ref->type ||
+        std::find(std::begin(kIndexKeyTypes), std::end(kIndexKeyTypes), type) ==
+            std::end(kIndexKeyTypes))
+      return true;
+    std::string key = ColumnSql("s", c.columns[i], col->type);
+    where += " AND " + key + " IS NOT NULL";
+    match += std::string(i ? " AND " : "") +
+             ColumnSql("k", c.ref_columns[i], ref->type) + " = " + key;
+  }
+  std::string source_table, target_table;
+  if (!Store(storage()->CollectionTable(db(), source.collection, &source_table),
+             error) ||
+      !Store(storage()->CollectionTable(db(), target.collection, &target_table),
+             error))
+    return false;
+  std::string sql = "SELECT s.rid FROM " + source_table + " AS s WHERE 1" +
+                    where + " AND NOT EXISTS (SELECT 1 FROM " + target_table +
+                    " AS k WHERE " + match + ") ORDER BY s.rid LIMIT 1";
+  sqlite3* conn = storage()->connection();
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(conn, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
+    *error = Err("XX000", sqlite3_errmsg(conn));
+    return false;
+  }
+  int rc = sqlite3_step(stmt);
+  if (rc == SQLITE_ROW) *rid = sqlite3_column_int64(stmt, 0);
+  sqlite3_finalize(stmt);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+    *error = Err("XX000", sqlite3_errmsg(conn));
+    return false;
+  }
+  *usable = true;
+  return true;
+}
+
 bool AlterRunner::ValidateForeignKey(const catalog::Constraint& c,
                                      const catalog::Table& target,
                                      PgError* error) {
   std::vector<StoredRow> referenced, rows;
   const catalog::Table& source = table_;
+  // One anti-join over the target's key index instead of decoding both
+  // tables; only the first unreferenced row (if any) is decoded, for the
+  // message.
+  bool usable;
+  std::optional<int64_t> missing;
+  if (!FindUnreferencedRow(c, target, &usable, &missing, error)) return false;
+  auto violation = [&](const std::vector<Value>& shown) {
+    *error = Err("23503", "insert or update on table \"" + source.name +
+                              "\" violates foreign key constraint \"" + c.name +
+                              "\"");
+    error->detail = "Key " + KeyText(c.columns, shown) +
+                    " is not present in table \"" + target.name + "\".";
+    return false;
+  };
+  if (usable) {
+    if (!missing) return true;
+    if (!ReadRows(source, &rows, error, missing)) return false;
+    std::vector<Value> shown;
+    for (const auto& col : c.columns)
+      shown.push_back(rows.empty() ? Value()
+                                   : rows[0].values[source.ColumnIndex(col)]);
+    return violation(shown);
+  }
   if (!ReadRows(target, &referenced, error)) return false;
   if (!ReadRows(source, &rows, error)) return false;
   std::set<std::vector<std::string>> keys;
@@ -749,12 +833,7 @@ bool AlterRunner::ValidateForeignKey(const catalog::Constraint& c,
     }
     // MATCH SIMPLE: a key with a null references nothing.
     if (has_null || keys.count(key)) continue;
-    *error = Err("23503", "insert or update on table \"" + source.name +
-                              "\" violates foreign key constraint \"" + c.name +
-                              "\"");
-    error->detail = "Key " + KeyText(c.columns, shown) +
-                    " is not present in table \"" + target.name + "\".";
-    return false;
+    return violation(shown);
   }
   return true;
 }

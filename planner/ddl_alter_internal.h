@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,8 +68,9 @@ class AlterRunner {
   bool Reload(PgError* error);  // re-reads table_ after a catalog write
   bool SaveTable(PgError* error);
   bool SaveTable(const catalog::Table& table, PgError* error);
+  // Every row in rid order, or only the row `only_rid`.
   bool ReadRows(const catalog::Table& table, std::vector<StoredRow>* rows,
-                PgError* error);
+                PgError* error, std::optional<int64_t> only_rid = {});
   // Replaces the document in row `rid` with `doc`.
   bool WriteDocument(const catalog::Table& table, int64_t rid,
                      const bson_t* doc, PgError* error);
@@ -97,6 +99,12 @@ class AlterRunner {
   bool ValidateCheck(const catalog::Constraint& c, PgError* error);
   bool ValidateForeignKey(const catalog::Constraint& c,
                           const catalog::Table& target, PgError* error);
+  // The first row of table_ (by rid) whose key the target lacks, by SQL
+  // over the field indexes; *usable false when the column types need the
+  // decoded comparison instead.
+  bool FindUnreferencedRow(const catalog::Constraint& c,
+                           const catalog::Table& target, bool* usable,
+                           std::optional<int64_t>* rid, PgError* error);
   // Drops a constraint of table_ (its index too) and, with cascade, the
   // foreign keys of other tables that depend on its index.
   bool RemoveConstraint(const std::string& name, bool cascade,

@@ -1,0 +1,123 @@
+// Session::InsertMany (the bulk load behind COPY): the counter rules hold
+// while counters are tracked locally and written once per call.
+#include <string>
+#include <vector>
+
+#include "tests/docstore/test_util.h"
+
+namespace kova::docstore::testing {
+namespace {
+
+class BulkTest : public StoreTest {
+ protected:
+  void CreateOrders() {
+    Document reply =
+        Run("shop", R"({"create": "orders", "autoincrement": "id"})");
+    ASSERT_TRUE(Ok(reply)) << reply.ToJson();
+  }
+  // Inserts the documents in one InsertMany call inside a write
+  // transaction; returns its status (the transaction commits either way).
+  Status Load(const std::vector<std::string>& json, size_t* inserted) {
+    std::vector<Document> docs;
+    for (const auto& j : json) docs.push_back(J(j));
+    std::vector<const bson_t*> ptrs;
+    for (const auto& d : docs) ptrs.push_back(d.bson());
+    EXPECT_TRUE(session_->BeginWrite().ok());
+    Status s = session_->InsertMany("shop", "orders", ptrs.data(), ptrs.size(),
+                                    inserted);
+    EXPECT_TRUE(session_->Commit().ok());
+    return s;
+  }
+  int64_t Last() {
+    auto row = Counter("shop.orders.id");
+    EXPECT_TRUE(row.has_value());
+    return row ? IntOf(*row, "last") : INT64_MIN;
+  }
+  int64_t NextId() { return IntOf(Insert("shop", "orders", "{}"), "id"); }
+};
+
+// Rule 3: sent values beyond the counter move it, to the highest one sent.
+TEST_F(BulkTest, SentValuesMoveTheCounterToTheHighest) {
+  CreateOrders();
+  size_t n = 0;
+  ASSERT_TRUE(Load({R"({"id": 3})", R"({"id": 9})", R"({"id": 5})"}, &n).ok());
+  EXPECT_EQ(n, 3u);
+  EXPECT_EQ(Last(), 9);
+  EXPECT_EQ(NextId(), 10);
+}
+
+// A sent value below the counter leaves it where it is.
+TEST_F(BulkTest, SentValueBelowTheCounterLeavesIt) {
+  CreateOrders();
+  SetLast("shop.orders.id", "20");
+  size_t n = 0;
+  ASSERT_TRUE(Load({R"({"id": 4})", R"({"id": 7})"}, &n).ok());
+  EXPECT_EQ(Last(), 20);
+  EXPECT_EQ(NextId(), 21);
+}
+
+// Omitted values after sent ones continue from the highest sent value, as
+// document by document inserts would.
+TEST_F(BulkTest, OmittedAfterSentContinuesFromTheHighest) {
+  CreateOrders();
+  size_t n = 0;
+  ASSERT_TRUE(
+      Load({"{}", R"({"id": 40})", "{}", R"({"id": 45})", "{}"}, &n).ok());
+  auto rows = Find("shop", "orders", "{}", R"({"id": 1})");
+  std::vector<int64_t> ids;
+  for (const auto& r : rows) ids.push_back(IntOf(r, "id"));
+  EXPECT_EQ(ids, (std::vector<int64_t>{1, 40, 41, 45, 46}));
+  EXPECT_EQ(Last(), 46);
+}
+
+// Rule 7: a counter reset below its start resumes from the highest stored
+// value, also when sent values came first in the same call.
+TEST_F(BulkTest, ResetCounterResumesFromTheHighestStored) {
+  CreateOrders();
+  size_t n = 0;
+  ASSERT_TRUE(Load({R"({"id": 30})"}, &n).ok());
+  SetLast("shop.orders.id", "0");
+  ASSERT_TRUE(Load({R"({"id": -5})", "{}"}, &n).ok());
+  auto rows = Find("shop", "orders", "{}", R"({"id": -1})");
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(IntOf(rows[0], "id"), 31);
+  EXPECT_EQ(Last(), 31);
+}
+
+// A deleted counter row stays deleted while only sent values arrive; the
+// next omitted value recreates it from the highest stored value.
+TEST_F(BulkTest, DeletedCounterRowIsRecreatedFromTheHighest) {
+  CreateOrders();
+  Run("admin", R"({"delete": "counters", "deletes": [{"q": {}, "limit": 0}]})");
+  size_t n = 0;
+  ASSERT_TRUE(Load({R"({"id": 6})", R"({"id": 8})"}, &n).ok());
+  EXPECT_FALSE(Counter("shop.orders.id").has_value());
+  ASSERT_TRUE(Load({R"({"id": 12})", "{}"}, &n).ok());
+  EXPECT_EQ(Last(), 13);
+}
+
+// A duplicate stops the load at that document; the rows before it count.
+TEST_F(BulkTest, DuplicateStopsAtTheDocument) {
+  CreateOrders();
+  size_t n = 0;
+  Status s = Load({R"({"id": 1})", R"({"id": 2})", R"({"id": 1})"}, &n);
+  EXPECT_EQ(s.code(), Code::kDuplicateKey);
+  EXPECT_EQ(n, 2u);
+}
+
+// Many documents (several thousand) with sent values: one counter write
+// per call still ends at the highest.
+TEST_F(BulkTest, ManySentValues) {
+  CreateOrders();
+  std::vector<std::string> json;
+  for (int i = 1; i <= 5000; i++)
+    json.push_back("{\"id\": " + std::to_string(i) + "}");
+  size_t n = 0;
+  ASSERT_TRUE(Load(json, &n).ok());
+  EXPECT_EQ(n, 5000u);
+  EXPECT_EQ(Last(), 5000);
+  EXPECT_EQ(NextId(), 5001);
+}
+
+}  // namespace
+}  // namespace kova::docstore::testing
