@@ -139,4 +139,37 @@ Status Session::RenameCollection(std::string_view db, std::string_view name,
   });
 }
 
+Status Session::AdoptIndex(std::string_view db, std::string_view collection,
+                           std::string_view from, const IndexSpec& spec,
+                           bool* adopted) {
+  *adopted = false;
+  return impl_->InWrite([&] {
+    const CollectionMeta* meta;
+    Status s = impl_->RequireCollection(db, collection, &meta);
+    if (!s.ok()) return s;
+    const IndexMeta* found = nullptr;
+    for (const auto& index : meta->indexes) {
+      if (index.spec.name == spec.name) return Status::OK();
+      if (index.spec.name == from) found = &index;
+    }
+    // Only the step from "one null at most" to "nulls distinct" is free:
+    // the other way round needs the partial index built.
+    if (!found || found->spec.name == "_id_" || !found->spec.unique ||
+        !spec.unique || found->spec.keys != spec.keys ||
+        found->spec.nulls_distinct || !spec.nulls_distinct)
+      return Status::OK();
+    std::string ns = meta->ns;
+    s = impl_->Exec("DROP INDEX IF EXISTS " +
+                    NullsIndexName(*meta, found->spec.name));
+    if (s.ok())
+      s = impl_->Exec(
+          "UPDATE kova_indexes SET name=" + QuoteLiteral(spec.name) +
+          ", nulls_distinct=1 WHERE ns=" + QuoteLiteral(ns) +
+          " AND name=" + QuoteLiteral(from));
+    if (s.ok()) s = impl_->BumpCatalogVersion();
+    if (s.ok()) *adopted = true;
+    return s;
+  });
+}
+
 }  // namespace kova::docstore

@@ -337,7 +337,17 @@ Status SessionImpl::CreateIndexLocked(const CollectionMeta& meta,
                                                 meta.ns);
     }
   }
+  // An adopted index (AdoptIndex) keeps the SQLite name of its first name,
+  // which a new index of that name must then avoid.
   std::string sqlite_name = QuoteIdent("i:" + meta.ns + ":" + name);
+  for (int n = 2;; n++) {
+    bool taken = false;
+    for (const auto& index : meta.indexes)
+      taken |= index.sqlite_name == sqlite_name;
+    if (!taken) break;
+    sqlite_name =
+        QuoteIdent("i:" + meta.ns + ":" + name + "@" + std::to_string(n));
+  }
   std::string sql = std::string("CREATE ") + (spec.unique ? "UNIQUE " : "") +
                     "INDEX " + sqlite_name + " ON " + meta.table + "(";
   bson_t keys = BSON_INITIALIZER;

@@ -302,6 +302,14 @@ class Session {
   // kNamespaceExists when the new name is taken.
   Status RenameCollection(std::string_view db, std::string_view name,
                           std::string_view new_name);
+  // Gives the unique index `from` the name of `spec` without building it
+  // again, when `spec` asks for the same keys, unique, with nulls distinct
+  // (the partial index that made `from` refuse a second null is dropped).
+  // *adopted is false, and nothing changes, when `from` does not fit or
+  // the name is taken.
+  Status AdoptIndex(std::string_view db, std::string_view collection,
+                    std::string_view from, const IndexSpec& spec,
+                    bool* adopted);
 
   // ---- Bulk load (bulk.cc) ----
 

@@ -653,7 +653,33 @@ bool AlterRunner::BuildUniqueIndex(const catalog::Constraint& c,
   for (const auto& col : c.columns) spec.keys.emplace_back(col, 1);
   spec.unique = true;
   spec.nulls_distinct = !c.nulls_not_distinct;
-  docstore::Status s = storage()->CreateIndex(db(), table_.collection, spec);
+  // An autoincrement field's own unique index (DESIGN.md 3 rule 1) on just
+  // this column becomes the constraint's index: building a second one over
+  // every row, only for the first to give way to it (as a dump's ADD
+  // PRIMARY KEY after its data did), costs a full index build.
+  bool adopted = false;
+  const catalog::Column* column =
+      c.columns.size() == 1 ? table_.FindColumn(c.columns[0]) : nullptr;
+  if (column && !column->counter.empty()) {
+    std::vector<docstore::IndexSpec> specs;
+    if (!Store(storage()->ListIndexes(db(), table_.collection, &specs), error))
+      return false;
+    for (const auto& existing : specs) {
+      bool in_catalog = false;
+      for (const auto& x : table_.indexes)
+        in_catalog |= x.name == existing.name;
+      if (in_catalog || existing.keys != spec.keys || !existing.unique)
+        continue;
+      if (!Store(storage()->AdoptIndex(db(), table_.collection, existing.name,
+                                       spec, &adopted),
+                 error))
+        return false;
+      if (adopted) break;
+    }
+  }
+  docstore::Status s =
+      adopted ? docstore::Status::OK()
+              : storage()->CreateIndex(db(), table_.collection, spec);
   if (s.ok()) {
     catalog::Index x;
     x.name = c.name;

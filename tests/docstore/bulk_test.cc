@@ -119,5 +119,66 @@ TEST_F(BulkTest, ManySentValues) {
   EXPECT_EQ(NextId(), 5001);
 }
 
+// AdoptIndex: the field's own unique index becomes a constraint's index
+// without a rebuild (ADD PRIMARY KEY after a dump's data).
+TEST_F(BulkTest, AdoptIndexRenamesTheFieldsIndex) {
+  CreateOrders();
+  Insert("shop", "orders", "{}");
+  bool adopted = false;
+  IndexSpec pkey{"orders_pkey", {{"id", 1}}, true};
+  pkey.nulls_distinct = true;
+  ASSERT_TRUE(
+      session_->AdoptIndex("shop", "orders", "id_1", pkey, &adopted).ok());
+  EXPECT_TRUE(adopted);
+  std::vector<IndexSpec> indexes;
+  ASSERT_TRUE(session_->ListIndexes("shop", "orders", &indexes).ok());
+  ASSERT_EQ(indexes.size(), 2u);
+  EXPECT_EQ(indexes[1].name, "orders_pkey");
+  EXPECT_TRUE(indexes[1].nulls_distinct);
+  // Duplicates are refused under the new name; nulls are now distinct.
+  Document dup = J(R"({"id": 1})");
+  Status s = session_->Insert("shop", "orders", dup.bson());
+  EXPECT_EQ(s.code(), Code::kDuplicateKey);
+  EXPECT_EQ(s.index_name, "orders_pkey");
+  Insert("shop", "orders", R"({"id": null})");
+  Insert("shop", "orders", R"({"id": null})");
+  // The old name is free again, for an index on other keys.
+  ASSERT_TRUE(session_
+                  ->CreateIndex("shop", "orders",
+                                IndexSpec{"id_1", {{"sku", 1}}, false})
+                  .ok());
+  indexes.clear();
+  ASSERT_TRUE(session_->ListIndexes("shop", "orders", &indexes).ok());
+  EXPECT_EQ(indexes.size(), 3u);
+  // Still the autoincrement field's unique index: it cannot be dropped.
+  EXPECT_EQ(session_->DropIndex("shop", "orders", "orders_pkey").code(),
+            Code::kIllegalOperation);
+  EXPECT_EQ(NextId(), 2);
+}
+
+// Not adopted: other keys, a taken name, or a stricter null rule asked for.
+TEST_F(BulkTest, AdoptIndexRefusesWhatWouldNeedABuild) {
+  CreateOrders();
+  bool adopted = true;
+  IndexSpec other{"x", {{"sku", 1}}, true};
+  other.nulls_distinct = true;
+  ASSERT_TRUE(
+      session_->AdoptIndex("shop", "orders", "id_1", other, &adopted).ok());
+  EXPECT_FALSE(adopted);
+  IndexSpec strict{"orders_pkey", {{"id", 1}}, true};  // nulls not distinct
+  ASSERT_TRUE(
+      session_->AdoptIndex("shop", "orders", "id_1", strict, &adopted).ok());
+  EXPECT_FALSE(adopted);
+  IndexSpec taken{"_id_", {{"id", 1}}, true};
+  taken.nulls_distinct = true;
+  ASSERT_TRUE(
+      session_->AdoptIndex("shop", "orders", "id_1", taken, &adopted).ok());
+  EXPECT_FALSE(adopted);
+  std::vector<IndexSpec> indexes;
+  ASSERT_TRUE(session_->ListIndexes("shop", "orders", &indexes).ok());
+  ASSERT_EQ(indexes.size(), 2u);
+  EXPECT_EQ(indexes[1].name, "id_1");
+}
+
 }  // namespace
 }  // namespace kova::docstore::testing
