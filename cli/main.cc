@@ -1,4 +1,5 @@
 // The kova binary: `command`, `counters`, `serve` and `restore`.
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -290,6 +291,13 @@ int main(int argc, char** argv) {
   // SQLite's memory statistics (read nowhere here) take a global mutex on
   // every allocation and free; a bulk load makes millions of them.
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+  // Freed memory stays in the process for the next statement or session:
+  // glibc otherwise gives a session's SQLite page cache (64 MB during a
+  // COPY) back to the kernel and the next one faults every page in again,
+  // which costs a quarter of a restore's CPU time on a virtual machine.
+  // (Setting the trim threshold also fixes the mmap threshold, hence both.)
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 128 << 20);
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
       !strcmp(argv[1], "help")) {
     std::cout << kUsage;
