@@ -218,10 +218,7 @@ Status Session::InsertMany(std::string_view db, std::string_view collection,
                          "InsertMany needs a write transaction");
   }
   Status s = ValidateDbName(db);
-  // A load writes far more pages than the default cache (2 MB) holds; a
-  // larger one (64 MB, kept by the connection) keeps SQLite from spilling
-  // them mid-transaction.
-  if (s.ok()) s = impl_->ExecCached("PRAGMA cache_size=-65536");
+  if (s.ok()) s = impl_->UseLargeCache();
   if (s.ok()) s = impl_->RefreshCatalog();
   const CollectionMeta* meta = nullptr;
   if (s.ok()) s = impl_->LookupCollection(Namespace(db, collection), &meta);
@@ -233,5 +230,7 @@ Status Session::InsertMany(std::string_view db, std::string_view collection,
   }
   return impl_->InsertManyLocked(*meta, docs, count, inserted);
 }
+
+Status Session::UseLargeCache() { return impl_->UseLargeCache(); }
 
 }  // namespace kova::docstore

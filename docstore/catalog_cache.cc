@@ -358,7 +358,8 @@ Status SessionImpl::CreateIndexLocked(const CollectionMeta& meta,
     bson_append_int32(&keys, field.c_str(), -1, dir);
   }
   sql += ")";
-  Status s = Exec(sql);
+  Status s = UseLargeCache();
+  if (s.ok()) s = Exec(sql);
   if (s.ok() && spec.unique && !spec.nulls_distinct) {
     // SQLite's unique indexes let NULLs repeat. Rows with a null or missing
     // key go to a second, partial unique index where null is a value (x''

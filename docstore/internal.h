@@ -204,6 +204,11 @@ class SessionImpl {
   // For the few fixed statements run on every call (BEGIN, COMMIT,
   // SAVEPOINT ...): prepared once and reused.
   Status ExecCached(const std::string& sql);
+  // Loads, index builds and whole-table validations touch far more pages
+  // than SQLite's default cache (2 MB) holds: with it they re-read index
+  // pages through pread, spill dirty ones, and sort in temporary files. A
+  // 64 MB cache, kept by the connection, grows only as it is used.
+  Status UseLargeCache() { return ExecCached("PRAGMA cache_size=-65536"); }
   void TrimStatementCache();
   Status Step(sqlite3_stmt* stmt, int* rc);  // rc SQLITE_ROW or SQLITE_DONE
 

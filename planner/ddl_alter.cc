@@ -786,6 +786,9 @@ bool AlterRunner::FindUnreferencedRow(const catalog::Constraint& c,
       !Store(storage()->CollectionTable(db(), target.collection, &target_table),
              error))
     return false;
+  // Probes all over the target's index: with the default cache its pages
+  // are read again and again.
+  if (!Store(storage()->UseLargeCache(), error)) return false;
   std::string sql = "SELECT s.rid FROM " + source_table + " AS s WHERE 1" +
                     where + " AND NOT EXISTS (SELECT 1 FROM " + target_table +
                     " AS k WHERE " + match + ") ORDER BY s.rid LIMIT 1";
