@@ -116,7 +116,6 @@ void Durability::Publish(const std::string& id, bool asc, int64_t from,
                          int64_t upto, uint64_t ticket) {
   std::lock_guard<std::mutex> lock(reserve_mu_);
   reserved_[id] = Reservation{from, upto, asc, ticket};
-  any_reserved_ = true;
 }
 
 uint64_t Durability::syncs() {
@@ -126,7 +125,7 @@ uint64_t Durability::syncs() {
 
 bool Durability::any_reserved() {
   std::lock_guard<std::mutex> lock(reserve_mu_);
-  return any_reserved_;
+  return !reserved_.empty();
 }
 
 // ---- the session's side -------------------------------------------------
@@ -151,23 +150,20 @@ Status SessionImpl::CommitAndNote(uint64_t* sync_ticket) {
   int64_t changes = sqlite3_total_changes64(db_) - changes_at_begin_;
   // A write transaction that changed no row may still have changed the
   // schema (SQLite counts rows only).
-  bool schema_only =
-      changes == 0 && sqlite3_txn_state(db_, nullptr) == SQLITE_TXN_WRITE;
-  bool own_changes = force_sync_ || schema_only ||
+  bool wrote =
+      changes > 0 || sqlite3_txn_state(db_, nullptr) == SQLITE_TXN_WRITE;
+  bool own_changes = force_sync_ || changes == 0 ||
                      !pending_reservations_.empty() ||
                      changes != deferrable_changes_;
   Status s = ExecCached("COMMIT");
-  if (!s.ok()) return s;
+  if (!s.ok() || !wrote) return s;
+  // Only a commit that wrote takes a number: a read has nothing to sync.
   Durability& durability = store_->durability();
   uint64_t ticket = durability.NoteCommit();
   for (const auto& r : pending_reservations_)
     durability.Publish(r.id, r.asc, r.from, r.upto, ticket);
   pending_reservations_.clear();
-  if (durable_) {
-    *sync_ticket = own_changes ? ticket : required_ticket_;
-  } else {
-    *sync_ticket = 0;
-  }
+  if (durable_) *sync_ticket = own_changes ? ticket : required_ticket_;
   return s;
 }
 

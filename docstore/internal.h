@@ -189,7 +189,6 @@ class Durability {
   int fd_ = -1;
   std::mutex reserve_mu_;
   std::unordered_map<std::string, Reservation> reserved_;
-  bool any_reserved_ = false;
 };
 
 // ---- the session --------------------------------------------------------
