@@ -179,6 +179,8 @@ void ReadType(const bson_t* doc, UserType* t) {
     const char* key = bson_iter_key(&it);
     if (!strcmp(key, "oid")) {
       t->oid = static_cast<uint32_t>(GetInt(&it));
+    } else if (!strcmp(key, "array_oid")) {
+      t->array_oid = static_cast<uint32_t>(GetInt(&it));
     } else if (!strcmp(key, "schema")) {
       t->schema = GetString(&it);
     } else if (!strcmp(key, "name")) {
@@ -307,6 +309,11 @@ const UserType* Catalog::FindTypeByOid(uint32_t oid) const {
   return it == types_by_oid_.end() ? nullptr : it->second;
 }
 
+const UserType* Catalog::FindTypeByArrayOid(uint32_t array_oid) const {
+  auto it = types_by_array_oid_.find(array_oid);
+  return it == types_by_array_oid_.end() ? nullptr : it->second;
+}
+
 const Table* Catalog::FindIndexTable(std::string_view schema,
                                      std::string_view name,
                                      const Index** index) const {
@@ -431,8 +438,10 @@ Status Catalog::Load(docstore::Session* session, std::string_view db,
       catalog->types_[Key(t.schema, t.name)] = std::move(t);
     }
   }
-  for (const auto& [key, t] : catalog->types_)
+  for (const auto& [key, t] : catalog->types_) {
     catalog->types_by_oid_[t.oid] = &t;
+    if (t.array_oid) catalog->types_by_array_oid_[t.array_oid] = &t;
+  }
   *out = std::move(catalog);
   return Status::OK();
 }
@@ -566,6 +575,7 @@ Status Catalog::PutType(docstore::Session* session, std::string_view db,
                         const UserType& t) {
   bson_t doc = BSON_INITIALIZER;
   Begin(&doc, "type", t.schema, t.name, t.oid);
+  if (t.array_oid) bson_append_int64(&doc, "array_oid", -1, t.array_oid);
   PutString(&doc, "type_kind", std::string(1, t.kind));
   PutString(&doc, "owner", t.owner);
   if (!t.comment.empty()) PutString(&doc, "comment", t.comment);

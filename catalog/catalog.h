@@ -117,6 +117,9 @@ struct DomainCheck {
 
 struct UserType {
   uint32_t oid = 0;
+  // pg_type.typarray: the type of arrays of it (0 for types stored before
+  // arrays of user types existed).
+  uint32_t array_oid = 0;
   std::string schema, name;
   char kind = 'e';
   std::string owner;
@@ -154,6 +157,8 @@ class Catalog {
   const UserType* FindType(std::string_view schema,
                            std::string_view name) const;
   const UserType* FindTypeByOid(uint32_t oid) const;
+  // The type whose array type has this oid.
+  const UserType* FindTypeByArrayOid(uint32_t array_oid) const;
   // The table owning an index of this name in the schema.
   const Table* FindIndexTable(std::string_view schema, std::string_view name,
                               const Index** index = nullptr) const;
@@ -210,6 +215,7 @@ class Catalog {
   std::map<std::string, Schema> schemas_;  // by name
   std::map<std::string, UserType> types_;  // by "schema.name"
   std::map<uint32_t, const UserType*> types_by_oid_;
+  std::map<uint32_t, const UserType*> types_by_array_oid_;
 };
 
 }  // namespace kova::catalog

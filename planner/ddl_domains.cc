@@ -171,8 +171,11 @@ ExecuteResult TypeRunner::CreateDomain(const PgQuery__CreateDomainStmt* stmt) {
         return Fail(Err("42601", "unrecognized constraint subtype"));
     }
   }
+  // The type, then its array type, as PostgreSQL numbers them.
   docstore::Status st =
       catalog::Catalog::AllocateOid(s_->storage_.get(), db(), &t.oid);
+  if (st.ok())
+    st = catalog::Catalog::AllocateOid(s_->storage_.get(), db(), &t.array_oid);
   if (!st.ok()) return Fail(s_->TableError(st));
   if (!Save(t, &error)) return Fail(error);
   return Tag("CREATE DOMAIN");

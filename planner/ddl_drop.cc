@@ -302,6 +302,8 @@ bool SessionImpl::DropObjects(const DropClosure& closure, PgError* error) {
         break;
       case Kind::kDefault:
         break;  // DROP SEQUENCE ... CASCADE takes the default off
+      case Kind::kArrayType:
+        break;  // kept in its element type's record
       case Kind::kView:
         statement = "DROP VIEW " + relation;
         break;

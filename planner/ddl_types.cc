@@ -231,8 +231,11 @@ ExecuteResult TypeRunner::CreateEnum(const PgQuery__CreateEnumStmt* stmt) {
     }
     t.labels.push_back({label, static_cast<double>(i + 1)});
   }
+  // The type, then its array type, as PostgreSQL numbers them.
   docstore::Status st =
       catalog::Catalog::AllocateOid(s_->storage_.get(), db(), &t.oid);
+  if (st.ok())
+    st = catalog::Catalog::AllocateOid(s_->storage_.get(), db(), &t.array_oid);
   if (!st.ok()) return Fail(s_->TableError(st));
   if (!Save(t, &error)) return Fail(error);
   return Tag("CREATE TYPE");

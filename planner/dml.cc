@@ -92,6 +92,8 @@ class RowScope : public ExprScope {
     e->param = -1 - slot;
     e->typmod = table_.columns[index].typmod;
     e->type = user_types::BaseType(table_.columns[index].type, &e->typmod);
+    if (e->type != table_.columns[index].type)
+      e->domain = table_.columns[index].type;
     e->location = ref->location;
     *out = std::move(e);
     return true;
@@ -472,7 +474,11 @@ bool AnalyzeRowParts(SessionHooks* hooks, Plan* plan, DmlPlan* dml,
         col.name = table.columns[k].name;
         col.type_oid = e->type;
         col.type_modifier = e->typmod;
-        const types::TypeInfo* info = types::LookupType(e->type);
+        // A domain column is described as its base type, as PostgreSQL
+        // does (an array of a domain is not a domain).
+        if (user_types::IsDomain(e->type))
+          col.type_oid = user_types::BaseType(e->type, &col.type_modifier);
+        const types::TypeInfo* info = types::LookupType(col.type_oid);
         col.type_size = info ? info->length : -1;
         col.table_oid = table.oid;
         col.column_number = static_cast<int16_t>(k + 1);
@@ -486,6 +492,8 @@ bool AnalyzeRowParts(SessionHooks* hooks, Plan* plan, DmlPlan* dml,
     ColumnDesc col;
     col.name = t->name && *t->name ? t->name : Analyzer::ColumnName(val);
     col.type_oid = e->type;
+    // An array of a domain is no domain: clients are told its own type.
+    if (types::ArrayElementType(e->domain)) col.type_oid = e->domain;
     col.type_modifier = e->typmod;
     const types::TypeInfo* info = types::LookupType(e->type);
     col.type_size = info ? info->length : -1;

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "planner/expr_internal.h"
+#include "planner/types_array.h"
 #include "planner/user_types.h"
 #include "sql/sql.h"
 
@@ -140,7 +141,19 @@ bool CheckLayers(uint32_t type, uint32_t named, const Value& value,
 
 bool CheckDomainValue(uint32_t type, const Value& value, SessionHooks* hooks,
                       PgError* error) {
-  return CheckLayers(type, type, value, hooks, error);
+  uint32_t element = types::ArrayElementType(type);
+  if (!element || !user_types::IsDomain(element))
+    return CheckLayers(type, type, value, hooks, error);
+  // An array of a domain: each element passes the domain (a null array
+  // has no elements to check).
+  if (!value) return true;
+  types::ArrayValue array;
+  if (!types::ParseArray(*value, element, -1, hooks->type_context(), false,
+                         &array, error))
+    return false;
+  for (const Value& item : array.items)
+    if (!CheckLayers(element, element, item, hooks, error)) return false;
+  return true;
 }
 
 }  // namespace kova::planner

@@ -96,14 +96,24 @@ std::vector<DependentObject> DropClosure::Dependents(
           out.push_back(Relation(Kind::kSequence, q.schema, q.name, q.oid));
       break;
     case Kind::kType:
+    case Kind::kArrayType: {
+      // A type's array type depends on it internally (never reported);
+      // what uses the array type depends on that.
+      if (o.kind == Kind::kType)
+        if (const catalog::UserType* self = catalog_->FindTypeByOid(o.oid);
+            self && self->array_oid) {
+          DependentObject array =
+              Relation(Kind::kArrayType, o.schema, o.name, self->array_oid);
+          out.push_back(array);
+        }
       for (const auto& [k, t] : catalog_->types())
         if (t.kind == 'd' && t.base_type == o.oid) out.push_back(TypeObject(t));
       for (const auto& [k, t] : catalog_->tables())
         for (size_t i = 0; i < t.columns.size(); i++)
           if (t.columns[i].type == o.oid)
             out.push_back(ColumnOf(Kind::kColumn, t, i));
-      // Kova records no view dependencies: a view whose output has the
-      // type stands for one that uses it.
+      // Kova records no view dependencies on types: a view whose output has
+      // the type stands for one that uses it.
       for (const auto& [k, v] : catalog_->views())
         for (const auto& c : v.columns)
           if (c.type == o.oid) {
@@ -111,6 +121,7 @@ std::vector<DependentObject> DropClosure::Dependents(
             break;
           }
       break;
+    }
     case Kind::kTable:
     case Kind::kColumn: {
       std::string self = o.schema + "." + o.name;
@@ -175,7 +186,7 @@ void DropClosure::Visit(const DependentObject& o, const DependentObject* from) {
   for (const auto& d : Dependents(o)) Visit(d, &o);
   reached_.push_back({o, from ? *from : o, from == nullptr});
   deletion_order_.push_back(o);
-  if (from) reported_count_++;
+  if (from && o.kind != Kind::kArrayType) reported_count_++;
 }
 
 void DropClosure::Add(const DependentObject& root) { Visit(root, nullptr); }
@@ -193,6 +204,8 @@ std::string DropClosure::Describe(const DependentObject& o) const {
       return "schema " + o.name;
     case Kind::kType:
       return "type " + relation;
+    case Kind::kArrayType:
+      return "type " + relation + "[]";
     case Kind::kTable:
       return "table " + relation;
     case Kind::kView:
@@ -214,7 +227,7 @@ PgError DropClosure::RestrictError(const DependentObject& root) const {
                                " because other objects depend on it");
   size_t listed = 0;
   for (auto it = reached_.rbegin(); it != reached_.rend(); ++it) {
-    if (it->is_root) continue;
+    if (it->is_root || it->object.kind == Kind::kArrayType) continue;
     if (listed++ == kMaxReportedDependents) continue;
     e.detail += (e.detail.empty() ? "" : "\n") + Describe(it->object) +
                 " depends on " + Describe(it->from);
@@ -233,7 +246,7 @@ void DropClosure::CascadeNotice(std::string* message,
   detail->clear();
   std::vector<std::string> lines;
   for (auto it = reached_.rbegin(); it != reached_.rend(); ++it)
-    if (!it->is_root)
+    if (!it->is_root && it->object.kind != Kind::kArrayType)
       lines.push_back("drop cascades to " + Describe(it->object));
   if (lines.size() == 1) {
     *message = lines[0];

@@ -20,6 +20,7 @@ struct DependentObject {
   enum class Kind {
     kSchema,
     kType,
+    kArrayType,  // the array type of type `schema.name` (goes with it)
     kTable,
     kView,
     kSequence,

@@ -29,9 +29,16 @@ bool ResolveTypeName(const PgQuery__TypeName* name, uint32_t* type,
       parts.push_back(name->names[i]->string->sval);
   if (!info && user_types::ResolveName(parts, &user_type)) {
     if (name->n_array_bounds > 0) {
-      *error = Err("0A000", "arrays of enums and domains are not supported yet",
-                   name->location);
-      return false;
+      uint32_t array = user_types::ArrayOf(user_type);
+      if (!array) {
+        // A type stored before arrays of user types had array types.
+        *error = Err("42704",
+                     "could not find array type for data type " +
+                         types::FormatTypeName(user_type, -1),
+                     name->location);
+        return false;
+      }
+      user_type = array;
     }
     if (name->n_typmods > 0) {
       *error = Err("42601",
@@ -151,6 +158,9 @@ std::string Analyzer::ColumnName(const PgQuery__Node* node) {
       int32_t typmod;
       PgError ignored;
       if (ResolveTypeName(t, &type, &typmod, &ignored)) {
+        // mood[] is named after the element type, as int[] is.
+        if (uint32_t element = user_types::ArrayElement(type)) type = element;
+        if (user_types::IsUserOid(type)) return user_types::Find(type)->name;
         const types::TypeInfo* info = types::LookupType(type);
         // int[] is named after the type name written (int4), not _int4.
         if (info && info->element_oid && t->n_array_bounds > 0)
@@ -615,7 +625,8 @@ bool Analyzer::AnalyzeCast(const PgQuery__TypeCast* c,
   uint32_t type;
   int32_t typmod;
   if (!ResolveTypeName(c->type_name, &type, &typmod, error)) return false;
-  if (!user_types::IsDomain(type))
+  if (!user_types::IsDomain(type) &&
+      !user_types::IsDomain(types::ArrayElementType(type)))
     return AnalyzeCastTo(c, type, typmod, out, error);
   // A cast to a domain is a cast to its base type whose result must pass
   // the domain's constraints (checked when it is computed).
@@ -623,11 +634,24 @@ bool Analyzer::AnalyzeCast(const PgQuery__TypeCast* c,
   uint32_t base = user_types::BaseType(type, &base_typmod);
   std::unique_ptr<Expr> value;
   if (!AnalyzeCastTo(c, base, base_typmod, &value, error)) return false;
+  const PgQuery__Node* arg = c->arg;
+  if (!user_types::IsDomain(type) &&
+      arg->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+      arg->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL &&
+      value->kind == Expr::Kind::kConst) {
+    // A literal of an array of a domain is read by the array's input,
+    // which checks each element then (the error points at the literal).
+    if (!CheckDomainValue(type, value->value, hooks_, error)) {
+      error->position = arg->a_const->location + 1;
+      return false;
+    }
+  }
   auto e = std::make_unique<Expr>();
   e->kind = Expr::Kind::kFunction;
   e->name = kDomainCheckFunction;
   e->type = base;
   e->typmod = base_typmod;
+  e->domain = type;
   e->location = c->location;
   e->args.push_back(std::move(value));
   e->args.push_back(Const(oid::kInt4, std::to_string(type), c->location));
@@ -696,13 +720,10 @@ bool Analyzer::AnalyzeCastTo(const PgQuery__TypeCast* c, uint32_t type,
     return true;
   }
   if (arg->type != oid::kUnknown && arg->type != type &&
-      (types::ArrayElementType(type) ||
-       (types::LookupType(arg->type) &&
-        types::LookupType(arg->type)->element_oid))) {
+      (types::ArrayElementType(type) || types::ArrayElementType(arg->type))) {
     // Casts to or from arrays: only between arrays and the string types.
     auto castable = [](uint32_t t) {
-      const types::TypeInfo* info = types::LookupType(t);
-      return IsText(t) || (info && info->element_oid != 0);
+      return IsText(t) || types::ArrayElementType(t) != 0;
     };
     if (!castable(arg->type) || !castable(type)) {
       *error = Err(
@@ -1222,9 +1243,9 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
     // The regtype of the argument's type, known at analysis: regtype
     // output never shows a type modifier (character varying, not
     // character varying(3)), and calls bpchar "character".
-    uint32_t type = args[0]->type;
-    const types::TypeInfo* info = types::LookupType(type);
-    uint32_t element = info && info->element_oid ? info->element_oid : type;
+    uint32_t type = args[0]->domain ? args[0]->domain : args[0]->type;
+    uint32_t element = types::ArrayElementType(type);
+    if (!element) element = type;
     std::string regtype = types::FormatTypeName(type, -1);
     if (element == oid::kBpchar)
       regtype = type == element ? "character" : "character[]";
@@ -1600,9 +1621,9 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
     e->type = oid::kText;
   } else if (name == "array_agg") {
     // Of arrays: one more dimension.
-    const types::TypeInfo* info = types::LookupType(t);
-    if (!info || (!info->element_oid && !info->array_oid)) return no_function();
-    e->type = info->element_oid ? t : info->array_oid;
+    uint32_t array = types::ArrayElementType(t) ? t : types::ArrayTypeOf(t);
+    if (!array) return no_function();
+    e->type = array;
     e->typmod = e->args[0]->typmod;
   } else {  // bool_and, bool_or, every
     if (t != oid::kBool) return no_function();
@@ -1634,8 +1655,19 @@ bool Analyzer::AnalyzeEnumFunction(const PgQuery__FuncCall* f,
     args.push_back(std::move(a));
   }
   bool arity = args.size() == 1 || (name == "enum_range" && args.size() == 2);
+  if (arity && args.size() == 2) {
+    // anyenum: an untyped argument (NULL) takes the other one's enum type.
+    for (size_t i = 0; i < 2; i++)
+      if (args[i]->type == oid::kUnknown &&
+          user_types::IsEnum(args[1 - i]->type))
+        if (!Coerce(&args[i], args[1 - i]->type, -1, error)) return false;
+  }
   bool enums = arity;
   for (const auto& a : args) enums = enums && user_types::IsEnum(a->type);
+  if (arity && args.size() == 2 && enums && args[0]->type != args[1]->type) {
+    // Both must be the same enum.
+    enums = false;
+  }
   if (!enums) {
     PgError err =
         Err("42883", "function " + name + "(" + sig + ") does not exist",
@@ -1648,10 +1680,15 @@ bool Analyzer::AnalyzeEnumFunction(const PgQuery__FuncCall* f,
   }
   uint32_t type = args[0]->type;
   if (name == "enum_range") {
-    *error =
-        Err("0A000", "enum_range is not supported yet (it returns an array)",
-            f->location);
-    return false;
+    uint32_t array = user_types::ArrayOf(type);
+    if (!array) {
+      // An enum stored before arrays of user types had array types.
+      *error = Err("42704",
+                   "could not find array type for data type " + TypeName(type),
+                   f->location);
+      return false;
+    }
+    type = array;
   }
   auto e = std::make_unique<Expr>();
   e->kind = Expr::Kind::kFunction;

@@ -48,6 +48,9 @@ struct Expr {
   Kind kind = Kind::kConst;
   uint32_t type = oid::kUnknown;
   int32_t typmod = -1;
+  // A value of a domain (a cast to it, a column of it) has the domain's
+  // base type as `type` and the domain here, for pg_typeof; else 0.
+  uint32_t domain = 0;
   Value value;
   int param = -1;
   std::string name;

@@ -7,6 +7,7 @@
 #include "planner/domains.h"
 #include "planner/expr.h"
 #include "planner/expr_internal.h"
+#include "planner/types_array.h"
 #include "planner/user_types.h"
 
 namespace kova::planner {
@@ -19,7 +20,7 @@ bool expr_detail::CompareValues(uint32_t lt, uint32_t rt, const std::string& lv,
                                 const std::string& rv,
                                 const types::TypeContext& ctx, int* out,
                                 PgError* error) {
-  if (types::LookupType(lt) && types::LookupType(lt)->element_oid)
+  if (types::ArrayElementType(lt))
     return CompareArrays(lt, lv, rv, ctx, out, error);
   const std::string* l = &lv;
   const std::string* r = &rv;
@@ -560,7 +561,8 @@ bool Evaluate(const Expr& e, const std::vector<Value>& params,
       if (e.name == "enum_first" || e.name == "enum_last") {
         const catalog::UserType* t = user_types::Find(e.type);
         const catalog::EnumLabel* best = nullptr;
-        for (const auto& l : t ? t->labels : std::vector<catalog::EnumLabel>{})
+        static const std::vector<catalog::EnumLabel> kNoLabels;
+        for (const auto& l : t ? t->labels : kNoLabels)
           if (!best ||
               (e.name == "enum_first" ? l.sort_order < best->sort_order
                                       : l.sort_order > best->sort_order))
@@ -571,6 +573,35 @@ bool Evaluate(const Expr& e, const std::vector<Value>& params,
           return false;
         }
         *out = best->label;
+        return true;
+      }
+      if (e.name == "enum_range") {
+        // The labels in sort order, from args[0] (or the first) up to
+        // args[1] (or the last); empty when they are the wrong way round.
+        uint32_t type = types::ArrayElementType(e.type);
+        const catalog::UserType* t = user_types::Find(type);
+        std::vector<const catalog::EnumLabel*> labels;
+        if (t)
+          for (const auto& l : t->labels) labels.push_back(&l);
+        std::sort(labels.begin(), labels.end(), [](auto* a, auto* b) {
+          return a->sort_order < b->sort_order;
+        });
+        bool bounded = args.size() == 2;
+        const catalog::EnumLabel* lower =
+            bounded && args[0] ? t->FindLabel(*args[0]) : nullptr;
+        const catalog::EnumLabel* upper =
+            bounded && args[1] ? t->FindLabel(*args[1]) : nullptr;
+        types::ArrayValue range;
+        for (const auto* l : labels) {
+          if (lower && l->sort_order < lower->sort_order) continue;
+          if (upper && l->sort_order > upper->sort_order) break;
+          range.items.push_back(l->label);
+        }
+        if (!range.items.empty()) {
+          range.dims = {static_cast<int32_t>(range.items.size())};
+          range.lbounds = {1};
+        }
+        *out = types::FormatArray(range);
         return true;
       }
       return EvalFunction(e, args, hooks, out, error);

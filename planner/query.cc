@@ -161,8 +161,9 @@ bool QueryCompiler::AddTable(const catalog::Table& table,
     uint32_t type = user_types::BaseType(c.type, &typmod);
     std::string sql = ColumnSql(sql_alias, c.name, type);
     if (counters && c.name == "_id") sql = sql_alias + ".kid";
-    entry.columns.push_back(
-        {c.name, type, typmod, sql, static_cast<int16_t>(i + 1)});
+    entry.columns.push_back({c.name, type, typmod, sql,
+                             static_cast<int16_t>(i + 1),
+                             type != c.type ? c.type : 0});
   }
   entries_.push_back(std::move(entry));
   return true;
@@ -604,6 +605,7 @@ bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
       e->kind = Expr::Kind::kColumn;
       e->type = found->type;
       e->typmod = found->typmod;
+      e->domain = found->domain;
       e->name = found->sql;
       e->location = ref->location;
       e->table_oid = found_entry->table_oid;
@@ -703,8 +705,7 @@ bool QueryCompiler::AnalyzeSubLink(const PgQuery__SubLink* link,
         return false;
       }
       uint32_t t = inner.columns[0].type_oid;
-      const types::TypeInfo* info = types::LookupType(t);
-      e->type = !info ? 0 : info->element_oid ? t : info->array_oid;
+      e->type = types::ArrayElementType(t) ? t : types::ArrayTypeOf(t);
       if (!e->type) {
         *error = Err("42704",
                      "could not find array type for data type " + TypeName(t),
@@ -919,8 +920,7 @@ std::string QueryCompiler::EmitOperator(const Expr& e) {
     if (NativeComparable(l.type, r.type))
       return "(" + Emit(l) + " " + (op == "!=" ? "<>" : op) + " " + Emit(r) +
              ")";
-    if (l.type == r.type && types::LookupType(l.type) &&
-        types::LookupType(l.type)->element_oid)
+    if (l.type == r.type && types::ArrayElementType(l.type))
       // Arrays compare in SQLite with their collation (PostgreSQL's
       // array_cmp), given explicitly: both sides may be bare constants.
       return "(" + Emit(l) + " COLLATE " + CollationOf(l.type) + " " +
@@ -1723,6 +1723,8 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     ColumnDesc col;
     col.name = names[i];
     col.type_oid = t.type == oid::kUnknown ? oid::kText : t.type;
+    // An array of a domain is no domain: clients are told its own type.
+    if (types::ArrayElementType(t.domain)) col.type_oid = t.domain;
     const types::TypeInfo* info = types::LookupType(col.type_oid);
     col.type_size = info ? info->length : -1;
     col.type_modifier = t.typmod;

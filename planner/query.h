@@ -63,6 +63,7 @@ struct RangeEntry {
     int32_t typmod;
     std::string sql;  // how the statement reads it
     int16_t attnum;
+    uint32_t domain = 0;  // the column's domain (`type` is its base), or 0
   };
   std::vector<Col> columns;
   bool has_doc = false;  // a collection table (has _id and doc)

@@ -11,6 +11,7 @@
 
 #include "planner/session_impl.h"
 #include "planner/session_util.h"
+#include "planner/types_array.h"
 
 namespace kova::planner {
 namespace {
@@ -885,6 +886,8 @@ bool SessionImpl::AnalyzeSelect(Plan* plan, PgError* error) {
     ColumnDesc col;
     col.name = t->name && *t->name ? t->name : Analyzer::ColumnName(val);
     col.type_oid = expr->type;
+    // An array of a domain is no domain: clients are told its own type.
+    if (types::ArrayElementType(expr->domain)) col.type_oid = expr->domain;
     const types::TypeInfo* info = types::LookupType(expr->type);
     col.type_size = info ? info->length : -1;
     col.type_modifier = expr->typmod;

@@ -175,10 +175,7 @@ bool IsStringCategory(uint32_t type) {
          type == oid::kName;
 }
 
-bool IsArrayOid(uint32_t type) {
-  const TypeInfo* info = LookupType(type);
-  return info != nullptr && info->element_oid != 0;
-}
+bool IsArrayOid(uint32_t type) { return ArrayElementType(type) != 0; }
 
 bool UnknownType(uint32_t type, PgError* error) {
   if (IsArrayOid(type)) {

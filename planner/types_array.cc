@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "planner/types_util.h"
+#include "planner/user_types.h"
 
 namespace kova::planner::types {
 
@@ -283,11 +284,13 @@ bool Short(PgError* error) {
 }  // namespace
 
 uint32_t ArrayElementType(uint32_t type) {
+  if (user_types::IsUserOid(type)) return user_types::ArrayElement(type);
   const TypeInfo* info = LookupType(type);
   return info ? info->element_oid : 0;
 }
 
 uint32_t ArrayTypeOf(uint32_t element) {
+  if (user_types::IsUserOid(element)) return user_types::ArrayOf(element);
   const TypeInfo* info = LookupType(element);
   return info && info->element_oid == 0 ? info->array_oid : 0;
 }
@@ -494,11 +497,14 @@ bool ArrayReceive(uint32_t type, int32_t typmod, std::string_view binary,
   if (!get(&elem)) return Short(error);
   if (static_cast<uint32_t>(elem) != element) {
     const TypeInfo* got = LookupType(static_cast<uint32_t>(elem));
+    const TypeInfo* expected = LookupType(element);
     return Fail(error, "42804",
                 "binary data has array element type " +
                     std::to_string(static_cast<uint32_t>(elem)) + " (" +
                     (got ? got->name : "-") + ") instead of expected " +
-                    std::to_string(element) + " (" + LookupType(element)->name +
+                    std::to_string(element) + " (" +
+                    (expected ? std::string(expected->name)
+                              : user_types::FormatName(element)) +
                     ")");
   }
   ArrayValue value;
@@ -555,8 +561,14 @@ bool ArrayCast(uint32_t from, uint32_t to, int32_t to_typmod,
       for (auto& item : v.items) {
         if (!item) continue;
         std::string cast;
-        if (!Cast(from_elem, to_elem, to_typmod, *item, context, &cast, error))
+        if (!Cast(from_elem, to_elem, to_typmod, *item, context, &cast,
+                  error)) {
+          // No cast between the elements: none between the arrays.
+          if (error->sqlstate == "42846")
+            error->message = "cannot cast type " + FormatTypeName(from, -1) +
+                             " to " + FormatTypeName(to, -1);
           return false;
+        }
         item = std::move(cast);
       }
     }

@@ -4,6 +4,8 @@
 #include <mutex>
 
 #include "planner/expr_internal.h"
+#include "planner/svalue.h"
+#include "planner/types_array.h"
 
 namespace kova::planner::user_types {
 namespace {
@@ -31,15 +33,34 @@ int EnumCollation(void* arg, int na, const void* a, int nb, const void* b) {
                      std::string_view(static_cast<const char*>(b), nb));
 }
 
+// Arrays of enums in PostgreSQL's array order (array_cmp over enum_cmp).
+int EnumArrayCollation(void* arg, int na, const void* a, int nb,
+                       const void* b) {
+  auto type = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(arg));
+  std::string x(static_cast<const char*>(a), na);
+  std::string y(static_cast<const char*>(b), nb);
+  int c;
+  PgError ignored;
+  if (!expr_detail::CompareArrays(type, x, y, ArrayStorageContext(), &c,
+                                  &ignored))
+    return x.compare(y) < 0 ? -1 : x == y ? 0 : 1;
+  return c;
+}
+
+constexpr std::string_view kEnumPrefix = "kova_enum_";
+constexpr std::string_view kEnumArrayPrefix = "kova_enum_array_";
+
 void CollationNeeded(void*, sqlite3* db, int, const char* name) {
   std::string_view n(name);
-  constexpr std::string_view kPrefix = "kova_enum_";
-  if (n.substr(0, kPrefix.size()) != kPrefix) return;
-  uint32_t type = static_cast<uint32_t>(
-      std::strtoul(std::string(n.substr(kPrefix.size())).c_str(), nullptr, 10));
-  sqlite3_create_collation_v2(db, name, SQLITE_UTF8,
-                              reinterpret_cast<void*>(uintptr_t{type}),
-                              EnumCollation, nullptr);
+  bool array = n.substr(0, kEnumArrayPrefix.size()) == kEnumArrayPrefix;
+  if (!array && n.substr(0, kEnumPrefix.size()) != kEnumPrefix) return;
+  std::string digits(
+      n.substr(array ? kEnumArrayPrefix.size() : kEnumPrefix.size()));
+  uint32_t type =
+      static_cast<uint32_t>(std::strtoul(digits.c_str(), nullptr, 10));
+  sqlite3_create_collation_v2(
+      db, name, SQLITE_UTF8, reinterpret_cast<void*>(uintptr_t{type}),
+      array ? EnumArrayCollation : EnumCollation, nullptr);
 }
 
 }  // namespace
@@ -65,7 +86,25 @@ bool IsDomain(uint32_t oid) {
   return t && t->kind == 'd';
 }
 
+uint32_t ArrayElement(uint32_t array_oid) {
+  if (!IsUserOid(array_oid)) return 0;
+  const catalog::Catalog* c = Current();
+  const catalog::UserType* t = c ? c->FindTypeByArrayOid(array_oid) : nullptr;
+  return t ? t->oid : 0;
+}
+
+uint32_t ArrayOf(uint32_t element) {
+  const catalog::UserType* t = Find(element);
+  return t ? t->array_oid : 0;
+}
+
 uint32_t BaseType(uint32_t oid, int32_t* typmod) {
+  // An array of a domain is used as an array of the domain's base type
+  // (its elements' constraints are checked by CheckDomainValue).
+  if (uint32_t element = ArrayElement(oid); element && IsDomain(element)) {
+    uint32_t base_array = types::ArrayTypeOf(BaseType(element, typmod));
+    if (base_array) return base_array;
+  }
   for (int depth = 0; depth < 32; depth++) {
     const catalog::UserType* t = Find(oid);
     if (!t || t->kind != 'd') break;
@@ -98,6 +137,7 @@ bool SchemaExists(const std::string& schema) {
 }
 
 std::string FormatName(uint32_t oid) {
+  if (uint32_t element = ArrayElement(oid)) return FormatName(element) + "[]";
   const catalog::UserType* t = Find(oid);
   if (!t) return "???";  // format_type of an unknown oid
   return t->schema == "public" ? t->name : t->schema + "." + t->name;
@@ -106,6 +146,8 @@ std::string FormatName(uint32_t oid) {
 bool InputText(uint32_t oid, int32_t typmod, std::string_view text,
                const types::TypeContext& context, std::string* out,
                PgError* error) {
+  if (ArrayElement(oid))
+    return types::ArrayInput(oid, typmod, text, context, out, error);
   const catalog::UserType* t = Find(oid);
   if (!t) {
     *error = expr_detail::Err(
@@ -130,6 +172,8 @@ bool InputText(uint32_t oid, int32_t typmod, std::string_view text,
 
 bool Cast(uint32_t from, uint32_t to, int32_t to_typmod, std::string_view value,
           const types::TypeContext& context, std::string* out, PgError* error) {
+  if (ArrayElement(from) || ArrayElement(to))
+    return types::ArrayCast(from, to, to_typmod, value, context, out, error);
   if (IsDomain(to)) {
     int32_t base_typmod = -1;
     uint32_t base = BaseType(to, &base_typmod);
@@ -161,6 +205,8 @@ bool Cast(uint32_t from, uint32_t to, int32_t to_typmod, std::string_view value,
 bool TextToBinary(uint32_t oid, std::string_view canonical,
                   const types::TypeContext& context, std::string* out,
                   PgError* error) {
+  if (ArrayElement(oid))
+    return types::ArraySend(oid, canonical, context, out, error);
   if (IsDomain(oid))
     return types::TextToBinary(BaseType(oid), canonical, context, out, error);
   out->assign(canonical);  // enum_send: the label's text
@@ -170,6 +216,8 @@ bool TextToBinary(uint32_t oid, std::string_view canonical,
 bool BinaryToText(uint32_t oid, int32_t typmod, std::string_view binary,
                   const types::TypeContext& context, std::string* out,
                   PgError* error) {
+  if (ArrayElement(oid))
+    return types::ArrayReceive(oid, typmod, binary, context, out, error);
   if (IsDomain(oid)) {
     int32_t base_typmod = -1;
     uint32_t base = BaseType(oid, &base_typmod);
@@ -193,12 +241,15 @@ int CompareEnum(uint32_t oid, std::string_view a, std::string_view b) {
 }
 
 const char* CollationName(uint32_t oid) {
-  if (!IsEnum(oid)) return "";
+  uint32_t element = ArrayElement(oid);
+  if (!IsEnum(element ? element : oid)) return "";
   static std::mutex mu;
   static std::map<uint32_t, std::string> names;
   std::lock_guard<std::mutex> lock(mu);
   auto [it, inserted] = names.try_emplace(oid);
-  if (inserted) it->second = "kova_enum_" + std::to_string(oid);
+  if (inserted)
+    it->second = std::string(element ? kEnumArrayPrefix : kEnumPrefix) +
+                 std::to_string(oid);
   return it->second.c_str();
 }
 

@@ -49,6 +49,11 @@ bool IsDomain(uint32_t oid);
 // other type is its own base.
 uint32_t BaseType(uint32_t oid, int32_t* typmod = nullptr);
 
+// Arrays of enums and domains: the element type of a user array type and
+// the array type of a user type (0 when there is none).
+uint32_t ArrayElement(uint32_t array_oid);
+uint32_t ArrayOf(uint32_t element);
+
 // Name lookup (schema-qualified or in public); false when no such type.
 bool ResolveName(const std::vector<std::string>& names, uint32_t* oid);
 // Whether a schema of that name exists (a qualified type name in a missing

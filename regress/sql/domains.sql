@@ -144,3 +144,48 @@ DROP SCHEMA dom_s;
 DROP SCHEMA dom_s CASCADE;
 SELECT 'abc'::dom_s.code;
 DROP TABLE dom_user;
+
+-- arrays of domains: each element passes the domain's constraints
+CREATE DOMAIN smallpos AS int CHECK (VALUE > 0 AND VALUE < 100);
+SELECT '{1,2}'::smallpos[], ARRAY[3, 4]::smallpos[], pg_typeof('{1}'::smallpos[]);
+SELECT '{1,200}'::smallpos[];
+SELECT ARRAY[5, -1]::smallpos[];
+SELECT '{1,NULL}'::smallpos[], NULL::smallpos[];
+SELECT ('{7,8}'::smallpos[])[2] + 1 AS plus, array_length('{7,8,9}'::smallpos[], 1);
+SELECT '{1,2}'::smallpos[] < '{1,3}'::smallpos[], 3 = ANY ('{1,3}'::smallpos[]);
+CREATE TABLE lots (id int, sizes smallpos[]);
+INSERT INTO lots VALUES (1, '{10,20}'), (2, ARRAY[5]), (3, NULL);
+INSERT INTO lots VALUES (4, ARRAY[1, 100]);
+UPDATE lots SET sizes = array_append(sizes, 30) WHERE id = 1;
+UPDATE lots SET sizes = array_append(sizes, 300) WHERE id = 1;
+SELECT * FROM lots ORDER BY sizes, id;
+SELECT id, sizes[1] * 2 AS doubled FROM lots WHERE 20 = ANY (sizes);
+COPY lots FROM stdin;
+5	{1,2,3}
+\.
+COPY lots FROM stdin;
+6	{1,-2}
+\.
+COPY (SELECT * FROM lots ORDER BY id) TO stdout;
+DROP DOMAIN smallpos;
+DROP DOMAIN smallpos CASCADE;
+SELECT * FROM lots ORDER BY id;
+DROP TABLE lots;
+
+-- a cast to a domain and a column of one are of the domain (pg_typeof);
+-- what is computed from them is of the base type
+CREATE DOMAIN typed_pos AS integer CHECK (VALUE > 0);
+CREATE DOMAIN typed_name AS varchar(5);
+CREATE DOMAIN typed_pos2 AS typed_pos;
+SELECT pg_typeof(5::typed_pos), pg_typeof(5::typed_pos + 1), pg_typeof('x'::typed_name),
+       pg_typeof(3::typed_pos2), pg_typeof(CAST(4 AS typed_pos)), pg_typeof(NULL::typed_pos);
+CREATE TABLE typed (p typed_pos, s typed_name, q typed_pos2);
+INSERT INTO typed VALUES (1, 'ab', 2);
+SELECT pg_typeof(p), pg_typeof(s), pg_typeof(q), pg_typeof(p + 1), pg_typeof(s || 'x'),
+       pg_typeof(-p), pg_typeof((p)) FROM typed;
+SELECT pg_typeof(t.p), pg_typeof(max(p)), pg_typeof(p::int) FROM typed t GROUP BY p;
+UPDATE typed SET p = 3 RETURNING pg_typeof(p), pg_typeof(q);
+DROP TABLE typed;
+DROP DOMAIN typed_pos2;
+DROP DOMAIN typed_name;
+DROP DOMAIN typed_pos;

@@ -231,3 +231,65 @@ SELECT * FROM casc_p;
 SELECT * FROM casc_q;
 INSERT INTO casc_p VALUES (1), (1);
 DROP TABLE casc_p, casc_q;
+
+-- arrays of enums: columns, literals, casts, comparison in the enum's
+-- order, array functions, COPY, enum_range
+CREATE TYPE weekday AS ENUM ('mon', 'tue', 'wed', 'thu', 'fri');
+SELECT '{tue,mon}'::weekday[];
+SELECT ARRAY['wed', 'mon']::weekday[], pg_typeof(ARRAY['wed']::weekday[]);
+SELECT '{sun}'::weekday[];
+SELECT ARRAY['fri', 'sun']::weekday[];
+SELECT '{mon,tue}'::weekday[] < '{tue}'::weekday[] AS lt,
+       '{fri}'::weekday[] > '{mon,mon}'::weekday[] AS gt,
+       ARRAY['wed']::weekday[] = '{wed}' AS eq;
+SELECT ('{tue,fri}'::weekday[])[2], array_length('{mon,tue,wed}'::weekday[], 1);
+SELECT 'wed'::weekday = ANY ('{mon,wed}'::weekday[]) AS any,
+       'thu'::weekday > ALL ('{mon,wed}'::weekday[]) AS all;
+SELECT array_append('{mon}'::weekday[], 'fri'), array_prepend('thu'::weekday, '{mon}'::weekday[]),
+       array_cat('{mon}'::weekday[], '{tue}'::weekday[]);
+SELECT array_position('{mon,tue,wed}'::weekday[], 'wed'), array_remove('{mon,tue,mon}'::weekday[], 'mon');
+SELECT '{mon,fri}'::weekday[]::text[], '{tue}'::text::weekday[], '{mon}'::weekday[]::text;
+SELECT '{1}'::int[]::weekday[];
+CREATE TABLE shifts (id int, days weekday[]);
+INSERT INTO shifts VALUES (1, '{mon,wed}'), (2, ARRAY['fri']::weekday[]), (3, '{tue,tue}'),
+  (4, NULL), (5, '{}');
+INSERT INTO shifts VALUES (6, '{sat}');
+SELECT * FROM shifts ORDER BY days, id;
+SELECT * FROM shifts ORDER BY days DESC NULLS LAST, id;
+SELECT id FROM shifts WHERE days > '{mon,wed}' ORDER BY id;
+SELECT id FROM shifts WHERE 'tue' = ANY (days) ORDER BY id;
+SELECT id, days[1] AS first, unnest(days) AS day FROM shifts ORDER BY id, day;
+SELECT array_agg(d ORDER BY d) FROM unnest('{fri,mon,wed}'::weekday[]) AS d;
+SELECT min(days), max(days) FROM shifts;
+UPDATE shifts SET days = array_append(days, 'thu') WHERE id = 1;
+SELECT days FROM shifts WHERE id = 1;
+COPY shifts FROM stdin;
+7	{thu,fri}
+8	\N
+\.
+COPY shifts FROM stdin;
+9	{holiday}
+\.
+COPY (SELECT * FROM shifts ORDER BY id) TO stdout;
+-- enum_range
+SELECT enum_range(NULL::weekday), enum_range('wed'::weekday);
+SELECT enum_range('tue'::weekday, 'thu'::weekday), enum_range(NULL, 'tue'::weekday),
+       enum_range('thu'::weekday, NULL), enum_range(NULL::weekday, NULL);
+SELECT enum_range('thu'::weekday, 'tue'::weekday), enum_range('wed'::weekday, 'wed');
+SELECT pg_typeof(enum_range(NULL::weekday));
+SELECT enum_range(NULL::weekday)::text[], array_length(enum_range(NULL::weekday), 1);
+SELECT enum_range(NULL, NULL);
+CREATE TYPE moon AS ENUM ('new', 'full');
+SELECT enum_range('mon'::weekday, 'full'::moon);
+DROP TYPE moon;
+SELECT unnest(enum_range(NULL::weekday)) AS d ORDER BY d DESC;
+ALTER TYPE weekday ADD VALUE 'sun' BEFORE 'mon';
+SELECT enum_range(NULL::weekday), enum_range(NULL::weekday, 'tue');
+CREATE TYPE empty_days AS ENUM ();
+SELECT enum_range(NULL::empty_days);
+-- DROP TYPE takes the columns of its array type
+DROP TYPE weekday;
+DROP TYPE weekday CASCADE;
+SELECT * FROM shifts ORDER BY id;
+DROP TABLE shifts;
+DROP TYPE empty_days;

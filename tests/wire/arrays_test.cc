@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
 
+#include <cstdio>
 #include <string>
 
 #include "tests/wire/test_client.h"
@@ -92,6 +93,61 @@ TEST(ArraysTest, BinaryParametersResultsAndRestart) {
     EXPECT_STREQ(PQgetvalue(r, 2, 1), "{2}");
     PQclear(r);
   }
+  EXPECT_EQ(server.Stop(), 0) << server.Log();
+}
+
+// Arrays of an enum and of a domain: RowDescription names the array type
+// (an array of a domain is no domain), a domain column is described as its
+// base type, as PostgreSQL does; binary results carry the element type and
+// come back as parameters.
+TEST(ArraysTest, EnumAndDomainArraysOnTheWire) {
+  KovaServer server;
+  ASSERT_TRUE(server.Start()) << server.Log();
+  Conn conn(server.ConnStr());
+  ASSERT_EQ(PQstatus(conn.c), CONNECTION_OK);
+  PGresult* r = PQexec(conn.c,
+                       "CREATE TYPE mood AS ENUM ('sad', 'ok');"
+                       "CREATE DOMAIN pos AS int CHECK (VALUE > 0);"
+                       "CREATE TABLE feel (m mood[], d pos[], p pos);"
+                       "INSERT INTO feel VALUES ('{ok,sad}', '{1,2}', 3)");
+  ASSERT_EQ(PQresultStatus(r), PGRES_COMMAND_OK) << PQerrorMessage(conn.c);
+  PQclear(r);
+  r = PQexecParams(conn.c, "SELECT m, d, p, 4::pos FROM feel", 0, nullptr,
+                   nullptr, nullptr, nullptr, 1);
+  ASSERT_EQ(PQresultStatus(r), PGRES_TUPLES_OK) << PQerrorMessage(conn.c);
+  Oid mood_array = PQftype(r, 0);
+  Oid pos_array = PQftype(r, 1);
+  EXPECT_GE(mood_array, 16384u);
+  EXPECT_GE(pos_array, 16384u);
+  EXPECT_NE(mood_array, pos_array);
+  EXPECT_EQ(PQftype(r, 2), 23u);
+  EXPECT_EQ(PQftype(r, 3), 23u);
+  // array_send: one dimension, no nulls, the element type (made just
+  // before its array type), two labels as text.
+  std::string m(PQgetvalue(r, 0, 0), PQgetlength(r, 0, 0));
+  char header[64];
+  snprintf(header, sizeof header, "000000010000000000%06x0000000200000001",
+           mood_array - 1);
+  EXPECT_EQ(m, Unhex(header) + Unhex("000000026f6b00000003736164"));
+  PQclear(r);
+  // The same bytes as a parameter of the array type.
+  r = Exec(conn.c, "SELECT $1::text", mood_array, m, true, 0);
+  ASSERT_EQ(PQresultStatus(r), PGRES_TUPLES_OK) << PQerrorMessage(conn.c);
+  EXPECT_STREQ(PQgetvalue(r, 0, 0), "{ok,sad}");
+  PQclear(r);
+  // RETURNING * describes the columns as SELECT does.
+  r = PQexec(conn.c, "INSERT INTO feel (p) VALUES (7) RETURNING *");
+  ASSERT_EQ(PQresultStatus(r), PGRES_TUPLES_OK) << PQerrorMessage(conn.c);
+  EXPECT_EQ(PQftype(r, 0), mood_array);
+  EXPECT_EQ(PQftype(r, 1), pos_array);
+  EXPECT_EQ(PQftype(r, 2), 23u);
+  PQclear(r);
+  // Each element of a domain array passes the domain.
+  r = Exec(conn.c, "INSERT INTO feel (d) VALUES ($1)", pos_array, "{5,-1}",
+           false, 0);
+  EXPECT_EQ(PQresultStatus(r), PGRES_FATAL_ERROR);
+  EXPECT_STREQ(PQresultErrorField(r, PG_DIAG_SQLSTATE), "23514");
+  PQclear(r);
   EXPECT_EQ(server.Stop(), 0) << server.Log();
 }
 
