@@ -421,6 +421,7 @@ Status Session::DropIndex(std::string_view db, std::string_view collection,
 Status Session::ListCollections(std::string_view db,
                                 std::vector<CollectionInfo>* out) {
   return impl_->InRead([&] {
+    out->clear();  // the list replaces what the vector held
     Status s = ValidateDbName(db);
     if (!s.ok()) return s;
     sqlite3_stmt* raw;
@@ -513,6 +514,7 @@ Status Session::DropDatabase(std::string_view db) {
 
 Status Session::ListDatabases(std::vector<std::string>* out) {
   return impl_->InRead([&] {
+    out->clear();  // the list replaces what the vector held
     sqlite3_stmt* raw;
     Status s = impl_->Prepare(
         "SELECT name FROM kova_databases UNION SELECT db FROM "
@@ -531,6 +533,7 @@ Status Session::ListDatabases(std::vector<std::string>* out) {
 Status Session::ListIndexes(std::string_view db, std::string_view collection,
                             std::vector<IndexSpec>* out) {
   return impl_->InRead([&] {
+    out->clear();  // the list replaces what the vector held
     const CollectionMeta* meta;
     Status s = impl_->RequireCollection(db, collection, &meta);
     if (!s.ok()) return s;

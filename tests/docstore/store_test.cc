@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -279,6 +280,28 @@ TEST_F(StoreTest, ReopenSeesTheSameData) {
   // The unique index still works after reopening.
   Status s = Insert(R"({"name": "x"})");
   EXPECT_EQ(s.code(), Code::kDuplicateKey) << s.ToString();
+}
+
+TEST_F(StoreTest, ListsReplaceWhatTheVectorHeld) {
+  MustInsert(R"({"_id": 1})");
+  ASSERT_TRUE(CreateIndex({{"a", 1}}).ok());
+  std::vector<IndexSpec> indexes(3);
+  ASSERT_TRUE(session_->ListIndexes("db", "c", &indexes).ok());
+  ASSERT_TRUE(session_->ListIndexes("db", "c", &indexes).ok());
+  ASSERT_EQ(indexes.size(), 2u);
+  EXPECT_EQ(indexes[1].name, "a_1");
+  std::vector<CollectionInfo> collections(2);
+  ASSERT_TRUE(session_->ListCollections("db", &collections).ok());
+  ASSERT_TRUE(session_->ListCollections("db", &collections).ok());
+  ASSERT_EQ(collections.size(), 1u);
+  EXPECT_EQ(collections[0].name, "c");
+  std::vector<std::string> databases{"stale"};
+  ASSERT_TRUE(session_->ListDatabases(&databases).ok());
+  std::vector<std::string> again = databases;
+  ASSERT_TRUE(session_->ListDatabases(&again).ok());
+  EXPECT_EQ(again, databases);
+  EXPECT_EQ(std::count(databases.begin(), databases.end(), "stale"), 0);
+  EXPECT_EQ(std::count(databases.begin(), databases.end(), "db"), 1);
 }
 
 TEST_F(StoreTest, SecondOpenInTheSameProcessIsLocked) {
