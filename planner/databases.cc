@@ -225,6 +225,8 @@ ExecuteResult SessionImpl::RunAlterDatabase(
   return Tag("ALTER DATABASE");
 }
 
+// With `db` empty (ALTER ROLE ... SET without IN DATABASE) the defaults are
+// the role's in every database, kept in its role record.
 bool SessionImpl::ChangeSettingDefaults(const std::string& db,
                                         const std::string& role,
                                         const PgQuery__VariableSetStmt* set,
@@ -258,18 +260,30 @@ bool SessionImpl::ChangeSettingDefaults(const std::string& db,
     std::string canonical = scratch.CanonicalName(name);
     if (!canonical.empty()) name = canonical;
   }
+  auto change = [&](std::vector<std::pair<std::string, std::string>>* list) {
+    if (all) {
+      list->clear();
+      return;
+    }
+    std::erase_if(*list, [&](const auto& entry) {
+      return LowerCase(entry.first) == LowerCase(name);
+    });
+    if (!reset) list->emplace_back(name, value);
+  };
+  if (db.empty()) {
+    // ALTER ROLE ... SET without IN DATABASE: kept with the role.
+    RoleRecord record;
+    if (!EngineFindRole(engine_, role, &record)) {
+      *error = Err("42704", "role \"" + role + "\" does not exist");
+      return false;
+    }
+    change(&record.settings);
+    return EngineUpdateRole(engine_, record, error);
+  }
   return UpdateDatabaseRecord(
       db,
       [&](DatabaseRecord* r) {
-        auto& list = r->settings[role];
-        if (all) {
-          list.clear();
-          return true;
-        }
-        std::erase_if(list, [&](const auto& entry) {
-          return LowerCase(entry.first) == LowerCase(name);
-        });
-        if (!reset) list.emplace_back(name, value);
+        change(&r->settings[role]);
         return true;
       },
       error);
@@ -299,12 +313,13 @@ ExecuteResult SessionImpl::RunAlterRoleSet(
     if (!EngineFindRole(engine_, role, &record))
       return Fail(Err("42704", "role \"" + role + "\" does not exist"));
   }
-  if (!stmt->database || !*stmt->database)
+  std::string db = stmt->database ? stmt->database : "";
+  if (db.empty() && role.empty())
     return Fail(Err("0A000",
-                    "ALTER ROLE ... SET is only supported with IN DATABASE "
-                    "yet (setting defaults of a role in every database are "
-                    "not kept)"));
-  if (!ChangeSettingDefaults(stmt->database, role, stmt->setstmt, &error))
+                    "ALTER ROLE ALL ... SET is only supported with IN "
+                    "DATABASE yet (setting defaults of every role in every "
+                    "database are not kept)"));
+  if (!ChangeSettingDefaults(db, role, stmt->setstmt, &error))
     return Fail(error);
   return Tag("ALTER ROLE");
 }

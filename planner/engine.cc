@@ -105,6 +105,23 @@ class EngineImpl : public Engine {
     if (bson_iter_init_find(&it, rows[0].bson(), "password") &&
         BSON_ITER_HOLDS_UTF8(&it))
       out->password = bson_iter_utf8(&it, nullptr);
+    out->settings.clear();
+    bson_iter_t list, entry;
+    if (bson_iter_init_find(&it, rows[0].bson(), "settings") &&
+        BSON_ITER_HOLDS_ARRAY(&it) && bson_iter_recurse(&it, &list)) {
+      while (bson_iter_next(&list)) {
+        if (!BSON_ITER_HOLDS_DOCUMENT(&list) ||
+            !bson_iter_recurse(&list, &entry))
+          continue;
+        std::string name, value;
+        while (bson_iter_next(&entry)) {
+          if (!BSON_ITER_HOLDS_UTF8(&entry)) continue;
+          std::string key = bson_iter_key(&entry);
+          (key == "name" ? name : value) = bson_iter_utf8(&entry, nullptr);
+        }
+        out->settings.emplace_back(std::move(name), std::move(value));
+      }
+    }
     return true;
   }
 
@@ -125,6 +142,21 @@ class EngineImpl : public Engine {
     bson_append_bool(&doc, "superuser", -1, role.superuser);
     if (!role.password.empty())
       bson_append_utf8(&doc, "password", -1, role.password.c_str(), -1);
+    if (!role.settings.empty()) {
+      bson_t list;
+      bson_append_array_begin(&doc, "settings", -1, &list);
+      for (size_t i = 0; i < role.settings.size(); i++) {
+        std::string key = std::to_string(i);
+        bson_t entry;
+        bson_append_document_begin(&list, key.c_str(), -1, &entry);
+        bson_append_utf8(&entry, "name", -1, role.settings[i].first.c_str(),
+                         -1);
+        bson_append_utf8(&entry, "value", -1, role.settings[i].second.c_str(),
+                         -1);
+        bson_append_document_end(&list, &entry);
+      }
+      bson_append_array_end(&doc, &list);
+    }
     docstore::Status s;
     if (insert) {
       s = admin_->Insert(docstore::kAdminDb, kRolesCollection, &doc);
@@ -257,10 +289,20 @@ class EngineImpl : public Engine {
         return false;
       }
     }
-    // ALTER DATABASE / ALTER ROLE ... IN DATABASE ... SET, below what the
-    // client asks for. A value no longer valid is skipped (PostgreSQL
-    // warns).
-    for (const auto& setting : SessionDefaults(record, user)) {
+    // ALTER DATABASE ... SET, then ALTER ROLE ... SET, then ALTER ROLE ...
+    // IN DATABASE ... SET (each above the one before, as in PostgreSQL's
+    // process_settings), all below what the client asks for. A value no
+    // longer valid is skipped (PostgreSQL warns).
+    std::vector<std::pair<std::string, std::string>> defaults;
+    auto add = [&](const std::vector<std::pair<std::string, std::string>>& l) {
+      defaults.insert(defaults.end(), l.begin(), l.end());
+    };
+    if (auto it = record.settings.find(""); it != record.settings.end())
+      add(it->second);
+    add(role.settings);
+    if (auto it = record.settings.find(user); it != record.settings.end())
+      add(it->second);
+    for (const auto& setting : defaults) {
       PgError ignored;
       impl->ApplyStartup({setting}, &ignored);
     }

@@ -30,6 +30,9 @@ struct RoleRecord {
   bool login = false;
   bool superuser = false;
   std::string password;
+  // ALTER ROLE ... SET without IN DATABASE (pg_db_role_setting with
+  // setdatabase 0): setting defaults in every database, in the order given.
+  std::vector<std::pair<std::string, std::string>> settings;
 };
 
 // Engine services used by sessions (engine.cc).

@@ -176,3 +176,50 @@ SHOW "TimeZone";
 \c postgres postgres
 DROP DATABASE regress_rd_props;
 DROP ROLE regress_rd_props;
+
+-- ALTER ROLE ... SET without IN DATABASE: the role's defaults in every
+-- database, applied at its next login, above ALTER DATABASE ... SET and
+-- below ALTER ROLE ... IN DATABASE ... SET
+CREATE ROLE regress_rd_settings LOGIN;
+CREATE DATABASE regress_rd_settings_db;
+ALTER ROLE regress_rd_settings SET work_mem = '3MB';
+ALTER ROLE regress_rd_settings SET statement_timeout = '4s';
+ALTER USER regress_rd_settings SET extra_float_digits = 2;
+ALTER ROLE regress_rd_settings SET lock_timeout TO '6s';
+ALTER ROLE regress_rd_settings SET nosuch_setting = 1;
+ALTER ROLE regress_rd_settings SET work_mem = 'lots';
+ALTER ROLE regress_rd_settings SET server_version = '1';
+ALTER ROLE regress_rd_nosuch SET work_mem = '1MB';
+ALTER ROLE regress_rd_nosuch RESET work_mem;
+ALTER DATABASE regress_rd_settings_db SET work_mem = '7MB';
+ALTER DATABASE regress_rd_settings_db SET lock_timeout = '8s';
+ALTER ROLE regress_rd_settings IN DATABASE regress_rd_settings_db SET statement_timeout = '5s';
+SHOW work_mem;
+\c regress_rd_settings_db regress_rd_settings
+SHOW work_mem;
+SHOW statement_timeout;
+SHOW extra_float_digits;
+SHOW lock_timeout;
+\c postgres regress_rd_settings
+SHOW statement_timeout;
+\c postgres postgres
+ALTER ROLE regress_rd_settings RESET work_mem;
+ALTER ROLE regress_rd_settings SET extra_float_digits TO DEFAULT;
+ALTER ROLE regress_rd_settings RESET nosuch_setting;
+\c regress_rd_settings_db regress_rd_settings
+SHOW work_mem;
+SHOW extra_float_digits;
+SHOW lock_timeout;
+\c postgres postgres
+ALTER ROLE regress_rd_settings RESET ALL;
+\c regress_rd_settings_db regress_rd_settings
+SHOW statement_timeout;
+SHOW lock_timeout;
+\c postgres postgres
+ALTER ROLE regress_rd_settings SET work_mem = '2MB';
+ALTER ROLE regress_rd_settings RENAME TO regress_rd_settings2;
+\c regress_rd_settings_db regress_rd_settings2
+SHOW work_mem;
+\c postgres postgres
+DROP DATABASE regress_rd_settings_db;
+DROP ROLE regress_rd_settings2;
