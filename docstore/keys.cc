@@ -322,11 +322,163 @@ void EncodeKey(const bson_iter_t* it, Key* key) {
   }
 }
 
+// A top-level field found by walking the document's bytes directly:
+// libbson's iterator validates every element it passes, which made field
+// reads the largest cost of a scan. Only the element layout is checked here;
+// anything unusual returns kUnsure and the caller takes the libbson path.
+enum class RawFind { kFound, kMissing, kUnsure };
+
+uint32_t ReadLe32(const uint8_t* p) {
+  return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
+         static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
+}
+
+// The size of an element's value at `p` of type `type`; false when the
+// value would run past `end` or the type is a rare one this walk leaves to
+// libbson.
+bool RawValueSize(uint8_t type, const uint8_t* p, const uint8_t* end,
+                  size_t* size) {
+  size_t room = static_cast<size_t>(end - p);
+  // Values that start with their own int32 length: that length plus `extra`.
+  auto counted = [&](size_t extra, size_t minimum) {
+    if (room < 4) return false;
+    size_t n = ReadLe32(p);
+    if (n < minimum || n + extra > room) return false;
+    *size = n + extra;
+    return true;
+  };
+  switch (type) {
+    case BSON_TYPE_DOUBLE:
+    case BSON_TYPE_DATE_TIME:
+    case BSON_TYPE_TIMESTAMP:
+    case BSON_TYPE_INT64:
+      *size = 8;
+      break;
+    case BSON_TYPE_INT32:
+      *size = 4;
+      break;
+    case BSON_TYPE_BOOL:
+      *size = 1;
+      break;
+    case BSON_TYPE_OID:
+      *size = 12;
+      break;
+    case BSON_TYPE_DECIMAL128:
+      *size = 16;
+      break;
+    case BSON_TYPE_NULL:
+    case BSON_TYPE_UNDEFINED:
+      *size = 0;
+      break;
+    case BSON_TYPE_UTF8:
+      // The string's length counts its terminating NUL.
+      return counted(4, 1) && p[*size - 1] == '\0';
+    case BSON_TYPE_DOCUMENT:
+    case BSON_TYPE_ARRAY:
+      return counted(0, 5);
+    case BSON_TYPE_BINARY:
+      return counted(5, 0);
+    default:
+      return false;
+  }
+  return *size <= room;
+}
+
+RawFind RawFindField(const uint8_t* data, size_t len, std::string_view key,
+                     uint8_t* type, const uint8_t** value) {
+  if (len < 5 || ReadLe32(data) != len || data[len - 1] != '\0')
+    return RawFind::kUnsure;
+  const uint8_t* p = data + 4;
+  const uint8_t* end = data + len - 1;  // the document's closing NUL
+  while (p < end) {
+    uint8_t t = *p++;
+    const uint8_t* name = p;
+    const void* nul = std::memchr(name, '\0', static_cast<size_t>(end - name));
+    if (!nul) return RawFind::kUnsure;
+    p = static_cast<const uint8_t*>(nul) + 1;
+    size_t size;
+    if (!RawValueSize(t, p, end, &size)) return RawFind::kUnsure;
+    if (static_cast<size_t>(p - 1 - name) == key.size() &&
+        std::memcmp(name, key.data(), key.size()) == 0) {
+      *type = t;
+      *value = p;
+      return RawFind::kFound;
+    }
+    p += size;
+  }
+  return p == end ? RawFind::kMissing : RawFind::kUnsure;
+}
+
+// kova_key/kova_get on a top-level field of the common scalar types, without
+// libbson; false when the slower general path must answer.
+bool FastFieldResult(sqlite3_context* ctx, sqlite3_value** argv, bool as_key) {
+  const auto* data = static_cast<const uint8_t*>(sqlite3_value_blob(argv[0]));
+  int len = sqlite3_value_bytes(argv[0]);
+  const char* field =
+      reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
+  int field_len = sqlite3_value_bytes(argv[1]);
+  if (!data || !field) return false;
+  std::string_view key(field, field_len);
+  if (as_key && key.find('.') != std::string_view::npos) return false;
+  uint8_t type;
+  const uint8_t* value;
+  switch (RawFindField(data, static_cast<size_t>(len), key, &type, &value)) {
+    case RawFind::kUnsure:
+      return false;
+    case RawFind::kMissing:
+      sqlite3_result_null(ctx);
+      return true;
+    case RawFind::kFound:
+      break;
+  }
+  switch (type) {
+    case BSON_TYPE_INT32:
+      sqlite3_result_int64(ctx, static_cast<int32_t>(ReadLe32(value)));
+      return true;
+    case BSON_TYPE_INT64: {
+      uint64_t v = ReadLe32(value) | static_cast<uint64_t>(ReadLe32(value + 4))
+                                         << 32;
+      sqlite3_result_int64(ctx, static_cast<int64_t>(v));
+      return true;
+    }
+    case BSON_TYPE_DOUBLE: {
+      double d;
+      std::memcpy(&d, value, sizeof d);  // BSON is little-endian, as x86
+      if (std::isnan(d)) {
+        // kova_key: NaN below every number (EncodeKey); kova_get: 'NaN'.
+        if (as_key)
+          sqlite3_result_double(ctx, -std::numeric_limits<double>::infinity());
+        else
+          sqlite3_result_text(ctx, "NaN", 3, SQLITE_STATIC);
+      } else {
+        sqlite3_result_double(ctx, d);
+      }
+      return true;
+    }
+    case BSON_TYPE_UTF8:
+      sqlite3_result_text(ctx, reinterpret_cast<const char*>(value + 4),
+                          static_cast<int>(ReadLe32(value) - 1),
+                          SQLITE_TRANSIENT);
+      return true;
+    case BSON_TYPE_NULL:
+    case BSON_TYPE_UNDEFINED:
+      sqlite3_result_null(ctx);
+      return true;
+    case BSON_TYPE_BOOL:
+      if (as_key || value[0] > 1) return false;
+      sqlite3_result_int(ctx, value[0]);
+      return true;
+    default:
+      return false;
+  }
+}
+
 void KovaKeyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   if (sqlite3_value_type(argv[0]) != SQLITE_BLOB) {
     sqlite3_result_null(ctx);
     return;
   }
+  if (FastFieldResult(ctx, argv, /*as_key=*/true)) return;
   const auto* data = static_cast<const uint8_t*>(sqlite3_value_blob(argv[0]));
   int len = sqlite3_value_bytes(argv[0]);
   const char* path = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
@@ -385,6 +537,7 @@ static void KovaGetFunction(sqlite3_context* ctx, int argc,
     sqlite3_result_null(ctx);
     return;
   }
+  if (FastFieldResult(ctx, argv, /*as_key=*/false)) return;
   const auto* data = static_cast<const uint8_t*>(sqlite3_value_blob(argv[0]));
   int len = sqlite3_value_bytes(argv[0]);
   const char* field =
