@@ -97,6 +97,12 @@ QueryCompiler::QueryCompiler(CompileContext* context, QueryCompiler* parent,
   alias_counter_ = parent ? parent->alias_counter_ : &own_alias_counter_;
 }
 
+bool QueryCompiler::InOtherText() const {
+  for (const QueryCompiler* scope = this; scope; scope = scope->parent_)
+    if (scope->other_text_) return true;
+  return false;
+}
+
 std::string QueryCompiler::NewAlias() {
   return "t" + std::to_string((*alias_counter_)++);
 }
@@ -293,6 +299,7 @@ bool QueryCompiler::AddFromItem(const PgQuery__Node* node, std::string* sql,
           return false;
         }
         QueryCompiler sub(context_, this, out_);
+        sub.other_text_ = true;
         Compiled inner;
         inner.binds = std::move(out_->binds);
         inner.fallbacks = std::move(out_->fallbacks);
@@ -537,6 +544,7 @@ bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
   }
   std::string start = Emit(*args[0]), stop = Emit(*args[1]);
   std::string step = args.size() == 3 ? Emit(*args[2]) : "1";
+  if (args.size() == 3) KeepLiteralValue(*args[2]);  // the check above
   std::string more = "((" + step + " > 0 AND v + " + step + " <= " + stop +
                      ") OR (" + step + " < 0 AND v + " + step + " >= " + stop +
                      "))";
@@ -784,12 +792,20 @@ bool QueryCompiler::AnalyzeExpr(const PgQuery__Node* node,
   return analyzer_.Analyze(node, out, error);
 }
 
-std::string QueryCompiler::Bind(uint32_t type, const Value& value) {
+std::string QueryCompiler::Bind(uint32_t type, const Value& value,
+                                int literal_location) {
   std::string key = "c" + std::to_string(type) + ":" + *value;
   auto slot = out_->bind_slots.find(key);
-  if (slot != out_->bind_slots.end()) return "?" + std::to_string(slot->second);
+  if (slot != out_->bind_slots.end()) {
+    // A slot shared by two sources belongs to neither literal alone.
+    SqlBind& shared = out_->binds[slot->second - 1];
+    if (shared.literal_location != literal_location)
+      shared.literal_location = -1;
+    return "?" + std::to_string(slot->second);
+  }
   SqlBind b;
   b.type = type;
+  b.literal_location = literal_location;
   PgError error;
   if (!ToSValue(type, value, context_->hooks->type_context(), &b.value,
                 &error)) {
@@ -799,6 +815,15 @@ std::string QueryCompiler::Bind(uint32_t type, const Value& value) {
   out_->binds.push_back(std::move(b));
   out_->bind_slots[key] = static_cast<int>(out_->binds.size());
   return "?" + std::to_string(out_->binds.size());
+}
+
+void QueryCompiler::KeepLiteralValue(const Expr& e) {
+  if (e.kind != Expr::Kind::kConst || !e.value) return;
+  uint32_t type = e.type == oid::kUnknown ? oid::kText : e.type;
+  auto slot =
+      out_->bind_slots.find("c" + std::to_string(type) + ":" + *e.value);
+  if (slot != out_->bind_slots.end())
+    out_->binds[slot->second - 1].literal_location = -1;
 }
 
 std::string QueryCompiler::EmitFallback(const Expr& e) {
@@ -947,7 +972,10 @@ std::string QueryCompiler::Emit(const Expr& e) {
   switch (e.kind) {
     case Expr::Kind::kConst:
       if (!e.value) return "NULL";
-      return Bind(e.type == oid::kUnknown ? oid::kText : e.type, e.value);
+      // A value typed by a typmod (varchar(3) 'abcd') is not the
+      // literal's text alone.
+      return Bind(e.type == oid::kUnknown ? oid::kText : e.type, e.value,
+                  e.typmod == -1 && !InOtherText() ? e.location : -1);
     case Expr::Kind::kParam: {
       std::string key =
           "p" + std::to_string(e.param) + ":" + std::to_string(e.type);

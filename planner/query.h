@@ -26,6 +26,10 @@ struct SqlBind {
   int param = 0;
   uint32_t type = 0;
   SValue value;
+  // Where in the statement's text the literal this value comes from
+  // starts, when it comes from that one literal alone (-1 otherwise): a
+  // cached translation of the same text with other literals rebinds it.
+  int literal_location = -1;
 };
 
 // Expressions SQLite cannot compute itself run through kova_eval(id,
@@ -154,7 +158,11 @@ class QueryCompiler : public ExprScope {
                   std::vector<std::string>* names, PgError* error);
   bool CheckGrouping(const Expr& e, const std::vector<std::string>& groups,
                      PgError* error);
-  std::string Bind(uint32_t type, const Value& value);
+  // A constant's slot; `literal_location` as SqlBind's (-1: none).
+  std::string Bind(uint32_t type, const Value& value, int literal_location);
+  // The slot of constant `e` (emitted before) is not its literal's alone:
+  // the translation depends on its value (a check made while compiling).
+  void KeepLiteralValue(const Expr& e);
   std::string EmitFallback(const Expr& e);
   std::string EmitOperator(const Expr& e);
   // x = ANY(array) / x <> ALL(array) as SQLite's IN / NOT IN over the
@@ -175,7 +183,12 @@ class QueryCompiler : public ExprScope {
                   const std::vector<std::string>& column_names,
                   uint32_t table_oid, std::string* sql, PgError* error);
 
+  // Whether this scope or an enclosing one compiles a text other than the
+  // statement's (a view's query): its locations are not the statement's.
+  bool InOtherText() const;
+
   CompileContext* context_;
+  bool other_text_ = false;
   std::vector<const PgQuery__CommonTableExpr*> ctes_;
   size_t visible_ctes_ = SIZE_MAX;
   QueryCompiler* parent_;
@@ -191,6 +204,26 @@ class QueryCompiler : public ExprScope {
   // Select-list unnest calls and the columns that replace them.
   std::map<const PgQuery__FuncCall*, std::shared_ptr<Expr>> unnest_calls_;
 };
+
+// A plain literal of a statement's text: a number, or a string in single
+// quotes without prefix or backslash.
+struct QueryLiteral {
+  size_t start = 0, end = 0;  // its bytes in the text
+  char kind = 0;      // 'i' int4, 'l' int8, 'n' numeric, 's' string (as parsed)
+  std::string value;  // the number as written, or the string's contents
+};
+
+// A statement's text with its plain literals replaced by their kinds: texts
+// of the same shape differ only in the values of those literals, so they
+// parse alike (query_cache.cc).
+struct QueryShape {
+  std::string key;
+  std::vector<QueryLiteral> literals;
+};
+
+// False when the text holds something the scan does not follow, or more
+// than one statement (such texts are not cached).
+bool ShapeQuery(std::string_view text, QueryShape* shape);
 
 // Runs compiled statements on a session's SQLite connection, with the
 // functions, collations and aggregates the translation relies on.

@@ -271,27 +271,43 @@ void SessionImpl::SimpleQuery(
   user_types::ScopedSource type_source(this);
   statement_start_ = NowMicros();
   cancel_ = false;
+  // A SELECT translated before under the same shape runs without being
+  // parsed and analysed again (query_cache.cc).
+  QueryShape shape;
+  bool shaped = text.size() <= 4096 && ShapeQuery(text, &shape);
+  std::shared_ptr<Plan> cached;
+  if (shaped && !failed_) cached = CachedSimplePlan(text, shape);
   std::shared_ptr<sql::ParseTree> tree;
-  PgError parse_error;
-  if (!ParseCached(text, &tree, &parse_error)) {
-    on_statement_done(Fail(parse_error));
-    OnStatementError();
-    return;
+  if (!cached) {
+    PgError parse_error;
+    if (!ParseCached(text, &tree, &parse_error)) {
+      if (single_statement_ && storage_->in_transaction() && !in_block_ &&
+          !implicit_)
+        storage_->Rollback();  // begun by CachedSimplePlan
+      single_statement_ = false;
+      on_statement_done(Fail(parse_error));
+      OnStatementError();
+      return;
+    }
+    if (tree->size() == 0) {
+      ExecuteResult r;
+      r.empty_query = true;
+      on_statement_done(r);
+      return;
+    }
   }
-  if (tree->size() == 0) {
-    ExecuteResult r;
-    r.empty_query = true;
-    on_statement_done(r);
-    return;
-  }
-  bool multi = tree->size() > 1;
-  for (size_t i = 0; i < tree->size(); i++) {
+  size_t count = cached ? 1 : tree->size();
+  bool multi = count > 1;
+  for (size_t i = 0; i < count; i++) {
     statement_start_ = NowMicros();
-    auto plan = std::make_shared<Plan>();
-    plan->tree = tree;
-    plan->node = tree->statement(i).stmt;
-    plan->text = std::string(tree->statement_text(i));
-    plan->simple = true;
+    std::shared_ptr<Plan> plan = cached;
+    if (!plan) {
+      plan = std::make_shared<Plan>();
+      plan->tree = tree;
+      plan->node = tree->statement(i).stmt;
+      plan->text = std::string(tree->statement_text(i));
+      plan->simple = true;
+    }
     ExecuteResult r;
     if (failed_ && !IsTransactionExit(plan->node)) {
       r = Fail(Err("25P02",
@@ -306,13 +322,16 @@ void SessionImpl::SimpleQuery(
       // transaction of its own, so that it is atomic.
       single_statement_ = !in_block_ && !implicit_ && !transaction_stmt;
       PgError error;
-      if (!Analyze(plan, &error)) {
+      if (!cached && !Analyze(plan, &error)) {
         r = Fail(error);
       } else {
+        if (!cached && shaped && !multi) RememberSimplePlan(shape, plan);
         PortalImpl portal;
         portal.plan = plan;
         portal.formats.assign(plan->columns.size(), Format::kText);
         r = Run(&portal, 0, sink, /*simple=*/true);
+        if (cached && !r.ok)
+          r.error.position = SimplePlanPosition(shape, r.error.position);
       }
       if (single_statement_) {
         single_statement_ = false;
@@ -600,7 +619,7 @@ static bool WritesStorage(const PgQuery__Node* node) {
 // A query that may call nextval/setval (or run a document command) writes
 // counters: its transaction takes the write lock from the start too. A
 // look at the text is enough (a false match only takes the lock early).
-static bool CallsWritingFunction(const std::string& text) {
+bool CallsWritingFunction(const std::string& text) {
   auto contains = [&](std::string_view word) {
     return std::search(text.begin(), text.end(), word.begin(), word.end(),
                        [](char a, char b) {

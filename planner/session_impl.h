@@ -69,7 +69,15 @@ struct Plan {
   std::shared_ptr<Compiled> compiled;     // SELECT over tables
   std::shared_ptr<struct DmlPlan> dml;    // INSERT / UPDATE / DELETE
   std::shared_ptr<struct CtasPlan> ctas;  // CREATE TABLE AS, SELECT INTO
+  // A simple-query plan taken from the cache of translations: `tree` and
+  // `node` are those of an earlier text of the same shape, so analysing it
+  // again means parsing `text` first.
+  bool reparse_on_refresh = false;
 };
+
+// Whether a statement's text may call nextval/setval or a document command
+// (its transaction then takes the write lock from the start).
+bool CallsWritingFunction(const std::string& text);
 
 class PreparedStatementImpl : public PreparedStatement {
  public:
@@ -400,6 +408,26 @@ class SessionImpl : public Session,
   int64_t statement_start_ = 0;
 
   std::unordered_map<std::string, std::shared_ptr<sql::ParseTree>> parse_cache_;
+
+  // Simple-query SELECTs translated earlier, by the shape of their text
+  // (query_cache.cc). `slots[l]`: the bound values literal l feeds, empty
+  // when its value must stay as it was.
+  struct SimplePlan {
+    std::shared_ptr<Plan> plan;
+    std::vector<QueryLiteral> literals;  // of the text `plan` was made from
+    std::vector<std::vector<int>> slots;
+    uint64_t settings_generation = 0;
+    int64_t catalog_version = -1;
+  };
+  std::unordered_map<std::string, SimplePlan> simple_plans_;
+  // The plan of a text of this shape, ready to run, or null. Begins the
+  // statement's storage transaction (as analysis would).
+  std::shared_ptr<Plan> CachedSimplePlan(std::string_view text,
+                                         const QueryShape& shape);
+  void RememberSimplePlan(const QueryShape& shape,
+                          const std::shared_ptr<Plan>& plan);
+  // An error position of a cached plan, moved to this text.
+  int SimplePlanPosition(const QueryShape& shape, int position);
 
   // SQL cursors (DECLARE ... CURSOR FOR query): the query's rows, computed
   // at DECLARE, handed out by FETCH.

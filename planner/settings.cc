@@ -734,6 +734,7 @@ std::vector<std::pair<std::string, std::string>> Settings::TakeChanges() {
 
 void Settings::Changed() {
   dirty_ = true;
+  generation_++;
   type_context_.timezone = Get("TimeZone");
   type_context_.datestyle = Get("DateStyle");
   type_context_.intervalstyle = Get("IntervalStyle");

@@ -53,6 +53,9 @@ class Settings {
   std::vector<std::pair<std::string, std::string>> TakeChanges();
 
   const types::TypeContext& type_context() const { return type_context_; }
+  // Changes with every change of any value (SET, RESET, a rolled-back SET,
+  // the end of a SET LOCAL): cached translations depend on the settings.
+  uint64_t generation() const { return generation_; }
 
  private:
   struct Value {
@@ -80,6 +83,7 @@ class Settings {
   std::vector<std::pair<std::string, Values>> savepoints_;
   std::map<std::string, std::string> last_reported_;
   types::TypeContext type_context_;
+  uint64_t generation_ = 0;
 };
 
 }  // namespace kova::planner

@@ -238,6 +238,13 @@ bool SessionImpl::RefreshPlan(Plan* plan, PgError* error) {
   plan->columns.clear();
   plan->compiled.reset();
   plan->dml.reset();
+  if (plan->reparse_on_refresh) {
+    std::shared_ptr<sql::ParseTree> tree;
+    if (!ParseCached(plan->text, &tree, error)) return false;
+    plan->tree = tree;
+    plan->node = tree->statement(0).stmt;
+    plan->reparse_on_refresh = false;
+  }
   auto shared = std::shared_ptr<Plan>(plan, [](Plan*) {});
   if (!Analyze(shared, error)) return false;
   if (plan->columns.size() != before.size()) {
