@@ -248,9 +248,10 @@ bool SameSValue(const SValue& a, const SValue& b) {
 void SessionImpl::RememberSimplePlan(const QueryShape& shape,
                                      const std::shared_ptr<Plan>& plan) {
   if (!plan->compiled || !plan->is_select || plan->catalog_version < 0 ||
-      !plan->node ||
+      plan->ctas || !plan->node ||
       plan->node->node_case != PG_QUERY__NODE__NODE_SELECT_STMT ||
-      !plan->tree || plan->tree->size() != 1)
+      plan->node->select_stmt->into_clause || !plan->tree ||
+      plan->tree->size() != 1)
     return;
   const Compiled& compiled = *plan->compiled;
   SimplePlan entry;
