@@ -247,8 +247,8 @@ bool SameSValue(const SValue& a, const SValue& b) {
 
 void SessionImpl::RememberSimplePlan(const QueryShape& shape,
                                      const std::shared_ptr<Plan>& plan) {
-  if (!plan->compiled || !plan->is_select || plan->catalog_version < 0 ||
-      plan->ctas || !plan->node ||
+  if (!plan->compiled || !plan->is_select || plan->writes ||
+      plan->catalog_version < 0 || plan->ctas || !plan->node ||
       plan->node->node_case != PG_QUERY__NODE__NODE_SELECT_STMT ||
       plan->node->select_stmt->into_clause || !plan->tree ||
       plan->tree->size() != 1)
@@ -295,9 +295,12 @@ std::shared_ptr<Plan> SessionImpl::CachedSimplePlan(std::string_view text,
         shape.literals[l].value != entry.literals[l].value)
       return nullptr;
   }
+  // Statements that take the write lock are not cached: a lock timeout
+  // here would be waited for twice.
+  if (CallsWritingFunction(std::string(text))) return nullptr;
   // The statement's transaction begins here, as analysis would begin it.
   single_statement_ = !in_block_ && !implicit_;
-  statement_writes_ = CallsWritingFunction(std::string(text));
+  statement_writes_ = false;
   PgError ignored;
   if (!LoadCatalog(&ignored) || catalog_version_ != entry.catalog_version)
     return nullptr;
@@ -321,7 +324,7 @@ std::shared_ptr<Plan> SessionImpl::CachedSimplePlan(std::string_view text,
   for (auto& [slot, v] : values) cached.compiled->binds[slot].value = v;
   auto plan = std::make_shared<Plan>(cached);
   plan->text = std::string(text);
-  plan->writes = statement_writes_;
+  plan->writes = false;
   // Should the catalog change before the statement runs (a READ COMMITTED
   // block takes a new snapshot), RefreshPlan analyses this text, not the
   // one the tree was parsed from.
