@@ -119,6 +119,91 @@ TEST_F(BulkTest, ManySentValues) {
   EXPECT_EQ(NextId(), 5001);
 }
 
+// Documents go in multi-row statements (bulk.cc): a failure inside one
+// still stops at the failing document, with the documents before it
+// stored and the counter where one-by-one inserts would leave it.
+TEST_F(BulkTest, DuplicateInsideAMultiRowStatement) {
+  CreateOrders();
+  std::vector<std::string> json;
+  for (int i = 1; i <= 200; i++)
+    json.push_back("{\"id\": " + std::to_string(i == 150 ? 10 : i) + "}");
+  size_t n = 0;
+  Status s = Load(json, &n);
+  EXPECT_EQ(s.code(), Code::kDuplicateKey);
+  EXPECT_EQ(s.index_name, "id_1");
+  EXPECT_EQ(n, 149u);
+  EXPECT_EQ(Find("shop", "orders", "{}").size(), 149u);
+  // Sent values up to the last stored document moved the counter.
+  EXPECT_EQ(Last(), 149);
+  EXPECT_EQ(NextId(), 150);
+}
+
+// The failing document's omitted value is consumed, the later ones' not.
+TEST_F(BulkTest, OmittedValuesStopAtTheFailingDocument) {
+  CreateOrders();
+  ASSERT_TRUE(session_
+                  ->CreateIndex("shop", "orders",
+                                IndexSpec{"sku_1", {{"sku", 1}}, true})
+                  .ok());
+  std::vector<std::string> json;
+  for (int i = 1; i <= 300; i++)
+    json.push_back("{\"sku\": " + std::to_string(i == 70 ? 3 : i) + "}");
+  size_t n = 0;
+  Status s = Load(json, &n);
+  EXPECT_EQ(s.code(), Code::kDuplicateKey);
+  EXPECT_EQ(s.index_name, "sku_1");
+  EXPECT_EQ(n, 69u);
+  auto rows = Find("shop", "orders", "{}", R"({"id": 1})");
+  ASSERT_EQ(rows.size(), 69u);
+  EXPECT_EQ(IntOf(rows.front(), "id"), 1);
+  EXPECT_EQ(IntOf(rows.back(), "id"), 69);
+  EXPECT_EQ(Last(), 70);
+  EXPECT_EQ(NextId(), 71);
+}
+
+// A sent value of a document that fails does not move the counter, one of
+// a document before it does.
+TEST_F(BulkTest, FailingDocumentsSentValueDoesNotMove) {
+  CreateOrders();
+  std::vector<std::string> json;
+  for (int i = 0; i < 100; i++) json.push_back("{}");
+  json.push_back(R"({"id": 500})");
+  json.push_back(R"({"id": 50})");  // duplicate
+  json.push_back(R"({"id": 900})");
+  size_t n = 0;
+  Status s = Load(json, &n);
+  EXPECT_EQ(s.code(), Code::kDuplicateKey);
+  EXPECT_EQ(n, 101u);
+  EXPECT_EQ(Last(), 500);
+  EXPECT_EQ(NextId(), 501);
+}
+
+// Omitted values over many statements (and a last partial one) number
+// without gaps, and a bad document stops the load after the ones before it.
+TEST_F(BulkTest, ManyOmittedValuesThenABadDocument) {
+  CreateOrders();
+  std::vector<std::string> json;
+  for (int i = 0; i < 1000; i++)
+    json.push_back("{\"n\": " + std::to_string(i) + "}");
+  size_t n = 0;
+  ASSERT_TRUE(Load(json, &n).ok());
+  EXPECT_EQ(n, 1000u);
+  auto rows = Find("shop", "orders", "{}", R"({"id": 1})");
+  ASSERT_EQ(rows.size(), 1000u);
+  for (size_t i = 0; i < rows.size(); i++) {
+    ASSERT_EQ(IntOf(rows[i], "id"), static_cast<int64_t>(i + 1));
+    ASSERT_EQ(IntOf(rows[i], "n"), static_cast<int64_t>(i));
+  }
+  json.assign(70, "{}");
+  json.push_back(R"({"_id": [1]})");
+  json.push_back("{}");
+  Status s = Load(json, &n);
+  EXPECT_EQ(s.code(), Code::kBadValue);
+  EXPECT_EQ(n, 70u);
+  EXPECT_EQ(Find("shop", "orders", "{}").size(), 1070u);
+  EXPECT_EQ(Last(), 1070);
+}
+
 // AdoptIndex: the field's own unique index becomes a constraint's index
 // without a rebuild (ADD PRIMARY KEY after a dump's data).
 TEST_F(BulkTest, AdoptIndexRenamesTheFieldsIndex) {
