@@ -77,7 +77,7 @@ class BulkLoader {
   Status Run(const bson_t* const* docs, size_t count, size_t* inserted) {
     *inserted = 0;
     for (size_t n = 0; n < count; n++) {
-      LocateCounterFields(docs[n]);
+      LocateFields(docs[n]);
       // A document that needs the counter code starts a chunk: that code
       // writes admin.counters, which cannot be taken back with the local
       // state when a later document of the chunk fails.
@@ -104,17 +104,35 @@ class BulkLoader {
     std::vector<CounterMark> marks;
   };
   struct SentField {
-    bool present;
+    bool present = false;
     bson_iter_t it;
   };
 
-  // Finds the autoincrement fields the document sends (into sent_at_).
-  void LocateCounterFields(const bson_t* doc) {
-    sent_at_.resize(counters_.size());
-    for (size_t k = 0; k < counters_.size(); k++) {
-      SentField& f = sent_at_[k];
-      f.present = bson_iter_init(&f.it, doc) &&
-                  FindKeyExact(&f.it, *counters_[k].field);
+  // One pass over the document's top-level fields for its _id and the
+  // autoincrement fields it sends (the first of each name counts).
+  void LocateFields(const bson_t* doc) {
+    sent_at_.assign(counters_.size(), SentField{});
+    has_id_ = false;
+    bson_iter_t it;
+    if (!bson_iter_init(&it, doc)) return;
+    while (bson_iter_next(&it)) {
+      const char* key = bson_iter_key(&it);
+      uint32_t len = bson_iter_key_len(&it);
+      if (len == 3 && memcmp(key, "_id", 3) == 0) {
+        if (!has_id_) {
+          has_id_ = true;
+          id_ = it;
+        }
+        continue;
+      }
+      for (size_t k = 0; k < counters_.size(); k++) {
+        const std::string& field = *counters_[k].field;
+        if (!sent_at_[k].present && field.size() == len &&
+            memcmp(field.data(), key, len) == 0) {
+          sent_at_[k].present = true;
+          sent_at_[k].it = it;
+        }
+      }
     }
   }
 
@@ -148,10 +166,8 @@ class BulkLoader {
     bson_iter_t it;
     if (!bson_iter_init(&it, doc))
       return Status::Error(Code::kBadValue, "invalid BSON document");
-    bson_iter_t id;
-    bool has_id = bson_iter_init_find(&id, doc, "_id");
-    if (has_id) {
-      switch (bson_iter_type(&id)) {
+    if (has_id_) {
+      switch (bson_iter_type(&id_)) {
         case BSON_TYPE_ARRAY:
         case BSON_TYPE_REGEX:
         case BSON_TYPE_UNDEFINED:
@@ -160,7 +176,7 @@ class BulkLoader {
         default:
           break;
       }
-      bson_append_iter(&out_, "_id", 3, &id);
+      bson_append_iter(&out_, "_id", 3, &id_);
       while (bson_iter_next(&it)) {
         if (bson_iter_key_len(&it) == 3 &&
             memcmp(bson_iter_key(&it), "_id", 3) == 0)
@@ -424,7 +440,10 @@ class BulkLoader {
   const CollectionMeta& meta_;
   HandedOut* handed_out_;
   std::vector<LocalCounter> counters_;
-  std::vector<SentField> sent_at_;  // per counter, in the current document
+  // The current document's _id and sent autoincrement fields.
+  bool has_id_ = false;
+  bson_iter_t id_;
+  std::vector<SentField> sent_at_;
   std::vector<std::pair<LocalCounter*, int64_t>> sent_;
   bson_t out_;
   std::vector<Slot> slots_;
