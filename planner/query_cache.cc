@@ -255,7 +255,8 @@ void SessionImpl::RememberSimplePlan(const QueryShape& shape,
     return;
   const Compiled& compiled = *plan->compiled;
   SimplePlan entry;
-  entry.plan = plan;
+  // A copy: running `plan` may analyse it again in place (RefreshPlan).
+  entry.plan = std::make_shared<Plan>(*plan);
   entry.literals = shape.literals;
   entry.slots.resize(shape.literals.size());
   entry.settings_generation = settings_.generation();
