@@ -143,6 +143,7 @@ struct StoreOptions {
 };
 
 class Session;
+class Checkpointer;
 class Durability;
 
 // A data directory opened by this process. Holds an exclusive lock on the
@@ -165,6 +166,8 @@ class Store {
   std::timed_mutex& writer_lock() { return writer_; }
   // Group commit and counter reservations (internal).
   Durability& durability() { return *durability_; }
+  // The checkpoint thread (internal; null while the store opens).
+  Checkpointer* checkpointer() { return checkpointer_.get(); }
 
  private:
   Store(std::string dir, StoreOptions options, int lock_fd);
@@ -173,6 +176,9 @@ class Store {
   int lock_fd_;
   std::timed_mutex writer_;
   std::unique_ptr<Durability> durability_;
+  // Runs checkpoints off the committing sessions; started once the store is
+  // open, stopped first when it closes.
+  std::unique_ptr<Checkpointer> checkpointer_;
 };
 
 class SessionImpl;

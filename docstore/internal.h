@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -139,6 +140,39 @@ struct CounterRow {
   bool cycle = false;
   std::string collection, field;
   std::string bytes;  // the row's BSON, patched in place when last moves
+};
+
+// ---- checkpointer.cc: checkpoints off the committing session ---------------
+
+class Checkpointer {
+ public:
+  // Takes ownership of `db`, a connection of its own, and starts the thread;
+  // `writer_lock` is the store's queue of writers.
+  Checkpointer(sqlite3* db, std::timed_mutex* writer_lock);
+  ~Checkpointer();  // stops the thread and closes the connection
+  Checkpointer(const Checkpointer&) = delete;
+  Checkpointer& operator=(const Checkpointer&) = delete;
+
+  // A commit left `frames` frames in the WAL: asks for a checkpoint when it
+  // grew enough since the last one (coalesced with one already asked for).
+  void Request(int frames);
+  // Checkpoints run so far (tests).
+  uint64_t checkpoints();
+  // The WAL hook of every session connection; `arg` is the Checkpointer
+  // (null before the store has one: the session checkpoints itself).
+  static int WalHook(void* arg, sqlite3* db, const char* name, int frames);
+
+ private:
+  void Run();
+  sqlite3* db_;
+  std::timed_mutex* writer_lock_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int frames_at_request_ = 0;
+  bool requested_ = false;
+  bool stop_ = false;
+  uint64_t done_ = 0;
+  std::thread thread_;
 };
 
 // ---- durability.cc: group commit and counter reservations ------------------

@@ -35,8 +35,10 @@ INSERT OR IGNORE INTO kova_meta VALUES('catalog_version', 1);
 
 std::string DataFile(const std::string& dir) { return dir + "/kova.db"; }
 
+// `checkpointer`: where commits that grow the WAL ask for a checkpoint
+// (null: SQLite's own automatic checkpoint in the committing session).
 Status OpenConnection(const std::string& dir, const StoreOptions& options,
-                      sqlite3** out) {
+                      Checkpointer* checkpointer, sqlite3** out) {
   sqlite3* db = nullptr;
   int rc = sqlite3_open_v2(
       DataFile(dir).c_str(), &db,
@@ -67,6 +69,7 @@ Status OpenConnection(const std::string& dir, const StoreOptions& options,
     sqlite3_close(db);
     return s;
   }
+  if (checkpointer) sqlite3_wal_hook(db, Checkpointer::WalHook, checkpointer);
   *out = db;
   return Status::OK();
 }
@@ -80,6 +83,7 @@ Store::Store(std::string dir, StoreOptions options, int lock_fd)
       durability_(std::make_unique<Durability>(DataFile(dir_) + "-wal")) {}
 
 Store::~Store() {
+  checkpointer_.reset();
   // A clean close: the counters are exact, their reservations can go.
   if (durability_->any_reserved()) {
     std::unique_ptr<Session> session;
@@ -176,13 +180,17 @@ Status Store::Open(const std::string& dir, const StoreOptions& options,
                    .c_str(),
                nullptr, nullptr, nullptr);
   session.reset();
+  sqlite3* checkpoint_db = nullptr;
+  st = OpenConnection(dir, options, nullptr, &checkpoint_db);
+  if (!st.ok()) return st;
+  s->checkpointer_ = std::make_unique<Checkpointer>(checkpoint_db, &s->writer_);
   *store = std::move(s);
   return Status::OK();
 }
 
 Status Store::NewSession(std::unique_ptr<Session>* session) {
   sqlite3* db = nullptr;
-  Status s = OpenConnection(dir_, options_, &db);
+  Status s = OpenConnection(dir_, options_, checkpointer_.get(), &db);
   if (!s.ok()) return s;
   auto impl = std::make_unique<SessionImpl>(this, db);
   impl->set_durable(options_.synchronous_full);

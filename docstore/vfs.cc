@@ -277,8 +277,14 @@ int Truncate(sqlite3_file* file, sqlite3_int64 size) {
   KovaFile* f = Of(file);
   int rc = FlushWal(f);
   if (rc != SQLITE_OK) return rc;
+  // Every complete checkpoint "truncates" the database file to the size it
+  // already has; no page is cached past the end, so only a real shrink has
+  // pages to drop (walking every shard costs more than the checkpoint).
+  sqlite3_int64 before = -1;
+  if (f->cache && f->real->pMethods->xFileSize(f->real, &before) != SQLITE_OK)
+    before = -1;
   rc = f->real->pMethods->xTruncate(f->real, size);
-  if (f->cache) Invalidate(f->cache, size, -1);
+  if (f->cache && (before < 0 || size < before)) Invalidate(f->cache, size, -1);
   return rc;
 }
 
