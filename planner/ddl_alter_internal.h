@@ -23,6 +23,17 @@ struct StoredRow {
   std::vector<Value> values;
 };
 
+namespace alter_detail {
+// The default PostgreSQL shows for a column fed by a sequence.
+std::string NextvalText(const catalog::Sequence& seq);
+std::string TypeName(uint32_t type, int32_t typmod = -1);
+// Parses an expression's text (a stored default or CHECK); the syntax
+// error's message when it does not parse.
+std::string ParseExpression(const std::string& text,
+                            std::unique_ptr<sql::ParseTree>* tree,
+                            const PgQuery__Node** node);
+}  // namespace alter_detail
+
 // Calls fn for every parse node under msg (protobuf-c message), children
 // before their parent.
 void VisitParseNodes(ProtobufCMessage* msg,
@@ -47,7 +58,8 @@ class AlterRunner {
   ExecuteResult Rename(const PgQuery__RenameStmt* stmt);
 
  private:
-  // ---- ALTER TABLE subcommands (ddl_alter.cc) ----
+  // ---- ALTER TABLE subcommands (ddl_alter.cc, ddl_alter_columns.cc,
+  // ddl_alter_identity.cc) ----
   bool AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error);
   bool DropColumn(const PgQuery__AlterTableCmd* cmd, PgError* error);
   bool ColumnDefault(const PgQuery__AlterTableCmd* cmd, PgError* error);
@@ -62,7 +74,7 @@ class AlterRunner {
   bool DropConstraint(const PgQuery__AlterTableCmd* cmd, PgError* error);
   bool ChangeOwner(const PgQuery__RoleSpec* role, PgError* error);
 
-  // ---- shared steps ----
+  // ---- shared steps (ddl_alter_steps.cc) ----
   // The table being altered, as the catalog has it now.
   catalog::Table& table() { return table_; }
   bool Reload(PgError* error);  // re-reads table_ after a catalog write

@@ -1,0 +1,691 @@
+// ALTER TABLE's column subcommands: ADD / DROP COLUMN, SET / DROP DEFAULT,
+// SET / DROP NOT NULL and ALTER COLUMN ... TYPE.
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <set>
+
+#include "planner/ddl_alter_internal.h"
+#include "planner/dml.h"
+#include "planner/expr_internal.h"
+#include "planner/session_util.h"
+#include "planner/svalue.h"
+#include "planner/types_array.h"
+#include "planner/user_types.h"
+
+namespace kova::planner {
+
+using alter_detail::NextvalText;
+using alter_detail::ParseExpression;
+using alter_detail::TypeName;
+using expr_detail::IsInteger;
+using expr_detail::IsNumber;
+using expr_detail::IsText;
+
+namespace {
+
+bool IsSerialName(const std::string& name, uint32_t* type) {
+  if (name == "serial" || name == "serial4")
+    *type = oid::kInt4;
+  else if (name == "bigserial" || name == "serial8")
+    *type = oid::kInt8;
+  else if (name == "smallserial" || name == "serial2")
+    *type = oid::kInt2;
+  else
+    return false;
+  return true;
+}
+
+// nextval('name') or nextval('name'::regclass): the sequence name.
+bool NextvalTarget(const PgQuery__Node* n, std::string* name) {
+  if (!n || n->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) return false;
+  const PgQuery__FuncCall* f = n->func_call;
+  std::string fname = sql::JoinNames(f->funcname, f->n_funcname);
+  if (fname != "nextval" && fname != "pg_catalog.nextval") return false;
+  if (f->n_args != 1) return false;
+  const PgQuery__Node* a = f->args[0];
+  if (a->node_case == PG_QUERY__NODE__NODE_TYPE_CAST) a = a->type_cast->arg;
+  if (a->node_case != PG_QUERY__NODE__NODE_A_CONST ||
+      a->a_const->val_case != PG_QUERY__A__CONST__VAL_SVAL)
+    return false;
+  *name = a->a_const->sval->sval;
+  return true;
+}
+
+// PostgreSQL's assignment casts between the types Kova stores.
+bool AssignableType(uint32_t from, uint32_t to) {
+  if (from == to || from == oid::kUnknown) return true;
+  // Arrays: when their elements are.
+  uint32_t from_element = types::ArrayElementType(from);
+  uint32_t to_element = types::ArrayElementType(to);
+  if (from_element && to_element)
+    return AssignableType(from_element, to_element);
+  if (IsNumber(from) && IsNumber(to)) return true;
+  if (IsText(to)) return true;
+  if (IsText(from) && IsText(to)) return true;
+  auto datetime = [](uint32_t t) {
+    return t == oid::kDate || t == oid::kTimestamp || t == oid::kTimestamptz;
+  };
+  if (datetime(from) && datetime(to)) return true;
+  if ((from == oid::kJson && to == oid::kJsonb) ||
+      (from == oid::kJsonb && to == oid::kJson))
+    return true;
+  if (from == oid::kInterval && to == oid::kTime) return true;
+  if ((from == oid::kTimestamp || from == oid::kTimestamptz) &&
+      to == oid::kTime)
+    return true;
+  return false;
+}
+
+// A copy of a stored document with field `name` set to `value` (in place
+// when present, appended otherwise), or removed when `value` is null.
+bson_t* WithField(const std::string& bytes, const std::string& name,
+                  const std::optional<SValue>& value, uint32_t type) {
+  bson_t old_doc;
+  bson_t* doc = bson_new();
+  if (!bson_init_static(&old_doc,
+                        reinterpret_cast<const uint8_t*>(bytes.data()),
+                        bytes.size()))
+    return doc;
+  bool written = false;
+  bson_iter_t it;
+  bson_iter_init(&it, &old_doc);
+  while (bson_iter_next(&it)) {
+    if (name == bson_iter_key(&it)) {
+      if (value) AppendSValue(doc, name, type, *value);
+      written = true;
+      continue;
+    }
+    bson_append_iter(doc, bson_iter_key(&it), -1, &it);
+  }
+  if (!written && value) AppendSValue(doc, name, type, *value);
+  return doc;
+}
+
+}  // namespace
+
+// ---- columns ----------------------------------------------------------------
+
+bool AlterRunner::AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error) {
+  const PgQuery__ColumnDef* cd = cmd->def->column_def;
+  std::string cname = cd->colname;
+  if (table_.FindColumn(cname)) {
+    std::string message = "column \"" + cname + "\" of relation \"" +
+                          table_.name + "\" already exists";
+    if (cmd->missing_ok) {
+      Notice("42701", message + ", skipping");
+      return true;
+    }
+    *error = Err("42701", message);
+    return false;
+  }
+  catalog::Column col;
+  col.name = cname;
+  std::string tname =
+      sql::JoinNames(cd->type_name->names, cd->type_name->n_names);
+  uint32_t serial_type;
+  bool serial =
+      cd->type_name->n_names == 1 && IsSerialName(tname, &serial_type);
+  if (serial) {
+    col.type = serial_type;
+    col.not_null = true;
+  } else {
+    int32_t typmod;
+    if (!ResolveTypeName(cd->type_name, &col.type, &typmod, error))
+      return false;
+    col.typmod = typmod;
+  }
+  if (cd->coll_clause) {
+    *error = Err("0A000", "COLLATE is not supported yet");
+    return false;
+  }
+  const PgQuery__Node* default_node = nullptr;
+  std::string linked;  // DEFAULT nextval('...')
+  const PgQuery__Constraint* identity = nullptr;
+  std::vector<const PgQuery__Constraint*> constraints;
+  for (size_t k = 0; k < cd->n_constraints; k++) {
+    const PgQuery__Constraint* con = cd->constraints[k]->constraint;
+    switch (con->contype) {
+      case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL:
+        col.not_null = true;
+        break;
+      case PG_QUERY__CONSTR_TYPE__CONSTR_NULL:
+        if (!serial) col.not_null = false;
+        break;
+      case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
+        if (serial || identity || default_node) {
+          *error =
+              Err("42601", "multiple default values specified for column \"" +
+                               cname + "\" of table \"" + table_.name + "\"");
+          return false;
+        }
+        default_node = con->raw_expr;
+        break;
+      case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY:
+        if (serial || default_node) {
+          *error =
+              Err("42601", "both default and identity specified for column \"" +
+                               cname + "\" of table \"" + table_.name + "\"");
+          return false;
+        }
+        identity = con;
+        break;
+      case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED:
+        *error = Err("0A000", "generated columns are not supported yet");
+        return false;
+      case PG_QUERY__CONSTR_TYPE__CONSTR_EXCLUSION:
+        *error = Err("0A000", "exclusion constraints are not supported yet");
+        return false;
+      case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY:
+      case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE:
+      case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK:
+      case PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN:
+        constraints.push_back(con);
+        break;
+      default:
+        break;  // DEFERRABLE and friends: accepted, as in CREATE TABLE
+    }
+  }
+  const types::TypeContext& context = session_->settings_.type_context();
+  std::unique_ptr<Expr> default_expr;
+  if (default_node) {
+    if (NextvalTarget(default_node, &linked) && IsInteger(col.type)) {
+      const catalog::Sequence* seq;
+      if (!session_->ResolveSequence(linked, &seq, error)) return false;
+    } else {
+      linked.clear();
+      Analyzer analyzer(session_, nullptr);
+      // PostgreSQL reports errors in a default without a position.
+      if (!analyzer.Analyze(default_node, &default_expr, error) ||
+          (default_expr->type == oid::kUnknown &&
+           !analyzer.Coerce(&default_expr, col.type, col.typmod, error))) {
+        error->position = 0;
+        return false;
+      }
+      if (default_expr->type == oid::kUnknown) {
+      } else if (!AssignableType(default_expr->type, col.type)) {
+        *error =
+            Err("42804",
+                "column \"" + cname + "\" is of type " + TypeName(col.type) +
+                    " but default expression is of type " +
+                    TypeName(default_expr->type),
+                default_expr->location);
+        error->hint = "You will need to rewrite or cast the expression.";
+        return false;
+      }
+    }
+    col.default_expr = sql::DeparseExpr(default_node);
+  }
+  SeqDef seq_def;
+  std::string seq_schema = table_.schema, seq_name;
+  if (serial || identity) {
+    SeqOptions options;
+    if (identity) {
+      if (!IsInteger(col.type)) {
+        *error = Err("22023",
+                     "identity column type must be smallint, integer, or "
+                     "bigint");
+        return false;
+      }
+      if (!ParseSeqOptions(identity->options, identity->n_options, &options,
+                           error))
+        return false;
+      col.identity = identity->generated_when[0] == 'a' ? 'a' : 'd';
+      col.not_null = true;
+    }
+    seq_def.type = col.type;
+    if (!options.type) options.type = col.type;
+    if (!ApplySeqOptions(options, true, &seq_def, error)) return false;
+    if (options.sequence_name) {
+      std::string qualified = *options.sequence_name;
+      size_t dot = qualified.rfind('.');
+      seq_name =
+          dot == std::string::npos ? qualified : qualified.substr(dot + 1);
+      if (dot != std::string::npos) seq_schema = qualified.substr(0, dot);
+    } else {
+      seq_name = ChooseName(table_.name, cname, "seq");
+    }
+  }
+  table_.columns.push_back(col);
+  if (!SaveTable(error)) return false;
+  const catalog::Sequence* linked_seq = nullptr;
+  if (!linked.empty() && !session_->ResolveSequence(linked, &linked_seq, error))
+    return false;
+
+  // Existing rows get the default (or the next numbers) before the field
+  // becomes autoincrement, so that its unique index sees them filled;
+  // PostgreSQL evaluates a volatile default once per row.
+  std::vector<StoredRow> rows;
+  if (!ReadRows(table_, &rows, error)) return false;
+  int64_t next = seq_def.start;
+  for (const auto& row : rows) {
+    Value v;
+    if (serial || identity) {
+      bool asc = seq_def.increment > 0;
+      if (asc ? next > seq_def.max : next < seq_def.min) {
+        if (!seq_def.cycle) {
+          *error = Err(
+              "2200H",
+              std::string("nextval: reached ") + (asc ? "maximum" : "minimum") +
+                  " value of sequence \"" + seq_name + "\" (" +
+                  std::to_string(asc ? seq_def.max : seq_def.min) + ")");
+          return false;
+        }
+        next = asc ? seq_def.min : seq_def.max;
+      }
+      v = std::to_string(next);
+      next += seq_def.increment;
+    } else if (linked_seq) {
+      if (!session_->NextValue(*linked_seq, &next, error)) return false;
+      v = std::to_string(next);
+    } else if (default_expr) {
+      if (!Evaluate(*default_expr, {}, session_, &v, error)) return false;
+      if (!AssignValue(default_expr->type, col, context, &v, error))
+        return false;
+    }
+    if (!v) {
+      if (col.not_null) {
+        *error = Err("23502", "column \"" + cname + "\" of relation \"" +
+                                  table_.name + "\" contains null values");
+        return false;
+      }
+      continue;
+    }
+    SValue sv;
+    if (!ToSValue(col.type, v, context, &sv, error)) return false;
+    bson_t* doc = WithField(row.doc, cname, sv, col.type);
+    bool ok = WriteDocument(table_, row.rid, doc, error);
+    bson_destroy(doc);
+    if (!ok) return false;
+  }
+  catalog::Column& added = table_.columns.back();
+  if (serial || identity) {
+    // The counter starts at START; having handed nothing out it resumes
+    // above the numbers just stored (rule 7).
+    if (!CreateColumnSequence(&added, seq_def, seq_schema, seq_name, error))
+      return false;
+    if (serial) {
+      catalog::Sequence shown;
+      shown.schema = seq_schema;
+      shown.name = seq_name;
+      added.default_expr = NextvalText(shown);
+    }
+  } else if (linked_seq) {
+    const catalog::Sequence* fresh;
+    if (!session_->ResolveSequence(linked, &fresh, error)) return false;
+    if (!LinkSequence(&added, *fresh, error)) return false;
+  }
+  if (!SaveTable(error)) return false;
+  int index = table_.ColumnIndex(cname);
+  for (const auto* con : constraints)
+    if (!AddConstraint(con, index, error)) return false;
+  return true;
+}
+
+bool AlterRunner::DropColumn(const PgQuery__AlterTableCmd* cmd,
+                             PgError* error) {
+  std::string cname = cmd->name;
+  const catalog::Column* found = table_.FindColumn(cname);
+  if (!found) {
+    std::string message = "column \"" + cname + "\" of relation \"" +
+                          table_.name + "\" does not exist";
+    if (cmd->missing_ok) {
+      Notice("00000", message + ", skipping");
+      return true;
+    }
+    *error = Err("42703", message);
+    return false;
+  }
+  bool cascade = cmd->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE;
+  std::string self = table_.schema + "." + table_.name;
+  // Foreign keys of other tables that reference the column.
+  std::vector<std::pair<std::string, std::string>> dependents;
+  for (const auto& [k, t] : cat().tables()) {
+    if (t.schema + "." + t.name == self) continue;
+    for (const auto& fk : t.constraints)
+      if (fk.kind == 'f' && fk.ref_table == self &&
+          std::find(fk.ref_columns.begin(), fk.ref_columns.end(), cname) !=
+              fk.ref_columns.end())
+        dependents.emplace_back(t.schema + "." + t.name, fk.name);
+  }
+  if (!dependents.empty() && !cascade) {
+    *error =
+        Err("2BP01", "cannot drop column " + cname + " of table " +
+                         table_.name + " because other objects depend on it");
+    std::string detail;
+    for (const auto& [t, fk] : dependents) {
+      if (!detail.empty()) detail += "\n";
+      detail += "constraint " + fk + " on table " + t.substr(t.find('.') + 1) +
+                " depends on column " + cname + " of table " + table_.name;
+    }
+    error->detail = detail;
+    error->hint = "Use DROP ... CASCADE to drop the dependent objects too.";
+    return false;
+  }
+  for (const auto& [t, fk] : dependents) {
+    Notice("00000", "drop cascades to constraint " + fk + " on table " +
+                        t.substr(t.find('.') + 1));
+    size_t dot = t.find('.');
+    catalog::Table other =
+        *cat().FindTable(t.substr(0, dot), t.substr(dot + 1));
+    other.constraints.erase(
+        std::remove_if(
+            other.constraints.begin(), other.constraints.end(),
+            [&](const catalog::Constraint& x) { return x.name == fk; }),
+        other.constraints.end());
+    if (!Store(catalog::Catalog::PutTable(storage(), db(), other), error))
+      return false;
+  }
+  if (!dependents.empty() && !Reload(error)) return false;
+  // The column's counter and the sequences it owns go with it.
+  catalog::Column col = *found;
+  if (!col.counter.empty() &&
+      !Store(storage()->RemoveAutoincrement(db(), table_.collection, col.name),
+             error))
+    return false;
+  std::vector<const catalog::Sequence*> owned;
+  for (const auto& [k, q] : cat().sequences())
+    if (q.owned_table == self && q.owned_column == cname) owned.push_back(&q);
+  bool counter_owned = false;
+  for (const auto* q : owned) {
+    counter_owned |= q->counter == col.counter;
+    if (!Store(storage()->DeleteCounter(q->counter), error)) return false;
+    if (!Store(catalog::Catalog::Remove(storage(), db(), "sequence", q->schema,
+                                        q->name),
+               error))
+      return false;
+  }
+  if (!col.counter.empty() && !counter_owned && !col.sequence.empty()) {
+    // A sequence of its own that the column only used: it keeps its row.
+    size_t dot = col.sequence.find('.');
+    const catalog::Sequence* q = cat().FindSequence(
+        col.sequence.substr(0, dot), col.sequence.substr(dot + 1));
+    if (q) {
+      catalog::Sequence copy = *q;
+      copy.counter =
+          catalog::Catalog::SequenceCounterId(db(), copy.schema, copy.name);
+      if (!Store(storage()->RenameCounter(col.counter, copy.counter, "", ""),
+                 error) ||
+          !Store(catalog::Catalog::PutSequence(storage(), db(), copy), error))
+        return false;
+    }
+  }
+  // Constraints and indexes that use the column are dropped with it.
+  std::vector<std::string> doomed;
+  for (const auto& c : table_.constraints) {
+    bool uses =
+        std::find(c.columns.begin(), c.columns.end(), cname) != c.columns.end();
+    if (c.kind == 'c') {
+      std::vector<std::string> refs = ExpressionColumns(c.check_expr);
+      uses = std::find(refs.begin(), refs.end(), cname) != refs.end();
+    }
+    if (uses) doomed.push_back(c.name);
+  }
+  for (const auto& name : doomed)
+    if (!RemoveConstraint(name, true, "", error)) return false;
+  std::vector<docstore::IndexSpec> specs;
+  if (!Store(storage()->ListIndexes(db(), table_.collection, &specs), error))
+    return false;
+  for (const auto& spec : specs) {
+    bool uses = false;
+    for (const auto& [field, dir] : spec.keys) uses |= field == cname;
+    if (uses &&
+        !Store(storage()->DropIndex(db(), table_.collection, spec.name), error))
+      return false;
+  }
+  table_.indexes.erase(
+      std::remove_if(table_.indexes.begin(), table_.indexes.end(),
+                     [&](const catalog::Index& x) {
+                       return std::find(x.columns.begin(), x.columns.end(),
+                                        cname) != x.columns.end();
+                     }),
+      table_.indexes.end());
+  // The documents lose the field.
+  std::vector<StoredRow> rows;
+  if (!ReadRows(table_, &rows, error)) return false;
+  for (const auto& row : rows) {
+    bson_t* doc = WithField(row.doc, cname, std::nullopt, col.type);
+    bool ok = WriteDocument(table_, row.rid, doc, error);
+    bson_destroy(doc);
+    if (!ok) return false;
+  }
+  table_.columns.erase(table_.columns.begin() + table_.ColumnIndex(cname));
+  table_.column_comments.erase(cname);
+  return true;
+}
+
+bool AlterRunner::ColumnDefault(const PgQuery__AlterTableCmd* cmd,
+                                PgError* error) {
+  std::string cname = cmd->name;
+  int index = table_.ColumnIndex(cname);
+  if (index < 0) {
+    *error = Err("42703", "column \"" + cname + "\" of relation \"" +
+                              table_.name + "\" does not exist");
+    return false;
+  }
+  catalog::Column& col = table_.columns[index];
+  if (col.identity) {
+    *error = Err("42601", "column \"" + cname + "\" of relation \"" +
+                              table_.name + "\" is an identity column");
+    if (!cmd->def)
+      error->hint =
+          "Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.";
+    return false;
+  }
+  if (!cmd->def) {
+    // DROP DEFAULT: the field stops numbering itself.
+    if (!UnlinkCounter(&col, false, error)) return false;
+    col.default_expr.clear();
+    return true;
+  }
+  std::string target;
+  if (NextvalTarget(cmd->def, &target) && IsInteger(col.type)) {
+    const catalog::Sequence* seq;
+    if (!session_->ResolveSequence(target, &seq, error)) return false;
+    if (!col.counter.empty() && col.sequence == seq->schema + "." + seq->name)
+      return true;  // already fed by it
+    if (!UnlinkCounter(&col, false, error)) return false;
+    // UnlinkCounter may have rewritten the sequence: read it again.
+    if (!SaveTable(error)) return false;
+    const catalog::Sequence* fresh;
+    if (!session_->ResolveSequence(target, &fresh, error)) return false;
+    catalog::Column& again = table_.columns[index];
+    return LinkSequence(&again, *fresh, error);
+  }
+  Analyzer analyzer(session_, nullptr);
+  std::unique_ptr<Expr> e;
+  // PostgreSQL reports errors in a default without a position.
+  if (!analyzer.Analyze(cmd->def, &e, error) ||
+      (e->type == oid::kUnknown &&
+       !analyzer.Coerce(&e, col.type, col.typmod, error))) {
+    error->position = 0;
+    return false;
+  }
+  if (e->type == oid::kUnknown) {
+  } else if (!AssignableType(e->type, col.type)) {
+    *error = Err("42804",
+                 "column \"" + cname + "\" is of type " + TypeName(col.type) +
+                     " but default expression is of type " + TypeName(e->type));
+    error->hint = "You will need to rewrite or cast the expression.";
+    return false;
+  }
+  if (!UnlinkCounter(&col, false, error)) return false;
+  col.default_expr = sql::DeparseExpr(cmd->def);
+  return true;
+}
+
+bool AlterRunner::SetNotNull(const std::string& cname, PgError* error) {
+  int index = table_.ColumnIndex(cname);
+  if (index < 0) {
+    *error = Err("42703", "column \"" + cname + "\" of relation \"" +
+                              table_.name + "\" does not exist");
+    return false;
+  }
+  if (table_.columns[index].not_null) return true;
+  std::vector<StoredRow> rows;
+  if (!ReadRows(table_, &rows, error)) return false;
+  for (const auto& row : rows) {
+    if (!row.values[index]) {
+      *error = Err("23502", "column \"" + cname + "\" of relation \"" +
+                                table_.name + "\" contains null values");
+      return false;
+    }
+  }
+  table_.columns[index].not_null = true;
+  return true;
+}
+
+bool AlterRunner::DropNotNull(const std::string& cname, PgError* error) {
+  int index = table_.ColumnIndex(cname);
+  if (index < 0) {
+    *error = Err("42703", "column \"" + cname + "\" of relation \"" +
+                              table_.name + "\" does not exist");
+    return false;
+  }
+  if (table_.columns[index].identity) {
+    *error = Err("42601", "column \"" + cname + "\" of relation \"" +
+                              table_.name + "\" is an identity column");
+    return false;
+  }
+  const catalog::Constraint* pk = table_.PrimaryKey();
+  if (pk && std::find(pk->columns.begin(), pk->columns.end(), cname) !=
+                pk->columns.end()) {
+    *error = Err("42P16", "column \"" + cname + "\" is in a primary key");
+    return false;
+  }
+  table_.columns[index].not_null = false;
+  return true;
+}
+
+bool AlterRunner::AlterColumnType(const PgQuery__AlterTableCmd* cmd,
+                                  PgError* error) {
+  std::string cname = cmd->name;
+  int index = table_.ColumnIndex(cname);
+  if (index < 0) {
+    *error = Err("42703", "column \"" + cname + "\" of relation \"" +
+                              table_.name + "\" does not exist");
+    return false;
+  }
+  const PgQuery__ColumnDef* cd = cmd->def->column_def;
+  if (cd->coll_clause) {
+    *error = Err("0A000", "COLLATE is not supported yet");
+    return false;
+  }
+  catalog::Column old_col = table_.columns[index];
+  catalog::Column new_col = old_col;
+  int32_t typmod;
+  if (!ResolveTypeName(cd->type_name, &new_col.type, &typmod, error))
+    return false;
+  new_col.typmod = typmod;
+  if (old_col.identity && !IsInteger(new_col.type)) {
+    *error = Err("22023",
+                 "identity column type must be smallint, integer, or bigint");
+    return false;
+  }
+  std::unique_ptr<Expr> using_expr;
+  if (cd->raw_default) {
+    if (!AnalyzeRowExpression(table_, cd->raw_default, "transform expressions",
+                              &using_expr, error))
+      return false;
+    if (using_expr->type == oid::kUnknown) {
+      Analyzer analyzer(session_, nullptr);
+      if (!analyzer.Coerce(&using_expr, new_col.type, new_col.typmod, error))
+        return false;
+    } else if (!AssignableType(using_expr->type, new_col.type)) {
+      *error = Err("42804", "result of USING clause for column \"" + cname +
+                                "\" cannot be cast automatically to type " +
+                                TypeName(new_col.type));
+      error->hint = "You might need to add an explicit cast.";
+      return false;
+    }
+  } else if (!AssignableType(old_col.type, new_col.type)) {
+    *error = Err("42804", "column \"" + cname +
+                              "\" cannot be cast automatically to type " +
+                              TypeName(new_col.type));
+    error->hint = "You might need to specify \"USING " +
+                  QuoteIdentifier(cname) +
+                  "::" + TypeName(new_col.type, new_col.typmod) + "\".";
+    return false;
+  }
+  if (!old_col.counter.empty() && !IsInteger(new_col.type)) {
+    *error =
+        Err("0A000", "changing the type of column \"" + cname +
+                         "\" to a non-integer type while a sequence numbers it "
+                         "is not supported");
+    return false;
+  }
+  if (!old_col.default_expr.empty() && old_col.counter.empty()) {
+    std::unique_ptr<sql::ParseTree> tree;
+    const PgQuery__Node* node;
+    ParseExpression(old_col.default_expr, &tree, &node);
+    Analyzer analyzer(session_, nullptr);
+    std::unique_ptr<Expr> d;
+    if (node && analyzer.Analyze(node, &d, error) && d->type != oid::kUnknown &&
+        !AssignableType(d->type, new_col.type)) {
+      *error = Err("42804", "default for column \"" + cname +
+                                "\" cannot be cast automatically to type " +
+                                TypeName(new_col.type));
+      return false;
+    }
+  }
+  // Convert every stored value.
+  const types::TypeContext& context = session_->settings_.type_context();
+  std::vector<StoredRow> rows;
+  if (!ReadRows(table_, &rows, error)) return false;
+  uint32_t from = using_expr ? using_expr->type : old_col.type;
+  std::vector<std::pair<int64_t, Value>> converted;
+  for (const auto& row : rows) {
+    Value v = row.values[index];
+    if (using_expr && !Evaluate(*using_expr, row.values, session_, &v, error))
+      return false;
+    if (!AssignValue(from, new_col, context, &v, error)) return false;
+    converted.emplace_back(row.rid, v);
+  }
+  for (size_t i = 0; i < rows.size(); i++) {
+    const Value& v = converted[i].second;
+    std::optional<SValue> sv;
+    if (v) {
+      SValue s;
+      if (!ToSValue(new_col.type, v, context, &s, error)) return false;
+      sv = s;
+    }
+    bson_t* doc = WithField(rows[i].doc, cname, sv, new_col.type);
+    bool ok = WriteDocument(table_, rows[i].rid, doc, error);
+    bson_destroy(doc);
+    if (!ok) return false;
+  }
+  table_.columns[index] = new_col;
+  // An identity sequence takes the column's type (a serial's keeps its own).
+  if (old_col.identity && !old_col.sequence.empty() &&
+      old_col.type != new_col.type) {
+    size_t dot = old_col.sequence.find('.');
+    const catalog::Sequence* q = cat().FindSequence(
+        old_col.sequence.substr(0, dot), old_col.sequence.substr(dot + 1));
+    if (q) {
+      catalog::Sequence seq = *q;
+      docstore::Session::CounterInfo info;
+      if (!Store(storage()->ReadCounter(seq.counter, &info), error))
+        return false;
+      SeqDef def = SeqDefOf(info, seq.type);
+      def.cache = seq.cache;
+      SeqOptions options;
+      options.type = new_col.type;
+      if (!ApplySeqOptions(options, false, &def, error)) return false;
+      if (!Store(
+              storage()->WriteCounter(
+                  seq.counter, info.collection, info.field, CounterSpecOf(def),
+                  info.last.value_or(def.start - def.increment)),
+              error))
+        return false;
+      seq.type = def.type;
+      if (!Store(catalog::Catalog::PutSequence(storage(), db(), seq), error))
+        return false;
+    }
+  }
+  // CHECK constraints must still hold (and still make sense).
+  for (const auto& c : table_.constraints)
+    if (c.kind == 'c' && !ValidateCheck(c, error)) return false;
+  return true;
+}
+
+}  // namespace kova::planner
