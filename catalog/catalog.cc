@@ -414,6 +414,21 @@ Status Catalog::Load(docstore::Session* session, std::string_view db,
             });
             v.columns.push_back(std::move(col));
           });
+        } else if (!strcmp(key, "uses")) {
+          ForEach(&it, [&](const char*, bson_iter_t* u) {
+            ViewUse use;
+            ForEach(u, [&](const char* k, bson_iter_t* f) {
+              if (!strcmp(k, "schema"))
+                use.schema = GetString(f);
+              else if (!strcmp(k, "name"))
+                use.name = GetString(f);
+              else if (!strcmp(k, "columns"))
+                ForEach(f, [&](const char*, bson_iter_t* c) {
+                  use.columns.push_back(GetString(c));
+                });
+            });
+            v.uses.push_back(std::move(use));
+          });
         }
       }
       catalog->views_[Key(v.schema, v.name)] = std::move(v);
@@ -555,6 +570,18 @@ Status Catalog::PutView(docstore::Session* session, std::string_view db,
     bson_append_document_end(&cols, &col);
   }
   bson_append_array_end(&doc, &cols);
+  bson_t uses;
+  bson_append_array_begin(&doc, "uses", -1, &uses);
+  for (size_t i = 0; i < v.uses.size(); i++) {
+    std::string k = std::to_string(i);
+    bson_t use;
+    bson_append_document_begin(&uses, k.c_str(), -1, &use);
+    PutString(&use, "schema", v.uses[i].schema);
+    PutString(&use, "name", v.uses[i].name);
+    PutStrings(&use, "columns", v.uses[i].columns);
+    bson_append_document_end(&uses, &use);
+  }
+  bson_append_array_end(&doc, &uses);
   Status s = Replace(session, db, &doc);
   bson_destroy(&doc);
   return s;

@@ -94,11 +94,19 @@ struct ViewColumn {
   int32_t typmod = -1;
 };
 
+// A relation a view reads and the columns of it the query names (all of
+// them for `*`), for the dependency checks of DROP and ALTER.
+struct ViewUse {
+  std::string schema, name;
+  std::vector<std::string> columns;
+};
+
 struct View {
   uint32_t oid = 0;
   std::string schema, name;
   std::string query;  // the SELECT, as SQL text
   std::vector<ViewColumn> columns;
+  std::vector<ViewUse> uses;
   std::string owner;
   std::string comment;  // COMMENT ON VIEW
 };

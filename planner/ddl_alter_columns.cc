@@ -337,6 +337,28 @@ bool AlterRunner::DropColumn(const PgQuery__AlterTableCmd* cmd,
     return false;
   }
   bool cascade = cmd->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE;
+  {
+    // Views that read the column (and foreign keys of other tables that
+    // reference it) depend on it: reported, and with CASCADE dropped first.
+    DependentObject root;
+    root.kind = DependentObject::Kind::kColumn;
+    root.schema = table_.schema;
+    root.name = table_.name;
+    root.member = cname;
+    root.oid = table_.oid;
+    DropClosure closure = session_->MakeDropClosure();
+    closure.Add(root);
+    if (!session_->ReportDrop(closure, root, cascade, sink_, error))
+      return false;
+    if (closure.has_dependents()) {
+      DropClosure dependents = session_->MakeDropClosure();
+      for (const DependentObject& o : closure.deletion_order())
+        if (o.Key() != root.Key()) dependents.Add(o);
+      if (!session_->DropObjects(dependents, error) || !Reload(error))
+        return false;
+      found = table_.FindColumn(cname);
+    }
+  }
   std::string self = table_.schema + "." + table_.name;
   // Foreign keys of other tables that reference the column.
   std::vector<std::pair<std::string, std::string>> dependents;
@@ -627,6 +649,28 @@ bool AlterRunner::AlterColumnType(const PgQuery__AlterTableCmd* cmd,
                                 TypeName(new_col.type));
       return false;
     }
+  }
+  // A view reading the column keeps its type (PostgreSQL would have to
+  // rebuild the view's rule); the first one made is named.
+  const catalog::View* reader = nullptr;
+  for (const auto& [k, v] : cat().views())
+    for (const auto& use : v.uses)
+      if (use.schema == table_.schema && use.name == table_.name &&
+          std::find(use.columns.begin(), use.columns.end(), cname) !=
+              use.columns.end() &&
+          (!reader || v.oid < reader->oid))
+        reader = &v;
+  if (reader) {
+    DependentObject view;
+    view.kind = DependentObject::Kind::kView;
+    view.schema = reader->schema;
+    view.name = reader->name;
+    *error =
+        Err("0A000", "cannot alter type of a column used by a view or rule");
+    error->detail = "rule _RETURN on " +
+                    session_->MakeDropClosure().Describe(view) +
+                    " depends on column \"" + cname + "\"";
+    return false;
   }
   // Convert every stored value.
   const types::TypeContext& context = session_->settings_.type_context();

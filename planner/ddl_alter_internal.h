@@ -44,6 +44,20 @@ std::vector<std::string> ExpressionColumns(const std::string& expr_text);
 std::string RenameExpressionColumn(const std::string& expr_text,
                                    const std::string& from,
                                    const std::string& to);
+// The relations a view's query reads and the columns of each it names
+// (ddl_view_uses.cc); `lookup_schema(schemaname, relname)` resolves a
+// relation name as the session does.
+std::vector<catalog::ViewUse> ViewUses(
+    const PgQuery__Node* query, const catalog::Catalog& cat,
+    const std::function<std::string(const char*, const std::string&)>&
+        lookup_schema);
+// Follows a rename in what a view reads: relation `schema.name` renamed
+// `new_name`, or (with `column`) its column renamed `new_column`; whether
+// the view changed.
+bool RenameViewUse(catalog::View* view, const std::string& schema,
+                   const std::string& name, const std::string& new_name,
+                   const std::string& column = "",
+                   const std::string& new_column = "");
 // A SELECT statement as SQL text (libpg_query's deparser); empty on failure.
 std::string DeparseSelect(const PgQuery__Node* select);
 

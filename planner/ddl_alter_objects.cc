@@ -190,6 +190,10 @@ ExecuteResult AlterRunner::CreateView(const PgQuery__ViewStmt* stmt) {
     view.owner = existing->owner;
     view.comment = existing->comment;
   }
+  view.uses = ViewUses(stmt->query, cat(),
+                       [&](const char* schemaname, const std::string& name) {
+                         return session_->LookupSchema(schemaname, name);
+                       });
   view.query = DeparseSelect(stmt->query);
   if (view.query.empty())
     return Fail(Err("XX000", "could not deparse the view's query"));
@@ -399,10 +403,11 @@ bool AlterRunner::RenameTableTo(const std::string& new_name, PgError* error) {
   }
   // Views name tables by their text: they follow the new name.
   for (const auto& [k, v] : cat().views()) {
+    catalog::View copy = v;
+    bool uses = RenameViewUse(&copy, table_.schema, old_name, new_name);
     std::string query =
         RenameQueryTable(v.query, table_.schema, old_name, new_name);
-    if (query == v.query) continue;
-    catalog::View copy = v;
+    if (query == v.query && !uses) continue;
     copy.query = query;
     if (!Store(catalog::Catalog::PutView(storage(), db(), copy), error))
       return false;
@@ -501,6 +506,13 @@ ExecuteResult AlterRunner::RenameRelation(const PgQuery__RenameStmt* stmt) {
     copy.name = new_name;
     s = catalog::Catalog::Remove(storage(), db(), "view", schema, name);
     if (s.ok()) s = catalog::Catalog::PutView(storage(), db(), copy);
+    // Views that read it keep knowing it.
+    for (const auto& [k, v] : cat().views()) {
+      catalog::View reader = v;
+      if (s.ok() && &v != view &&
+          RenameViewUse(&reader, schema, name, new_name))
+        s = catalog::Catalog::PutView(storage(), db(), reader);
+    }
   } else {
     table_ = *index_table;
     if (!RenameStorageIndex(table_.collection, name, new_name, &error))
@@ -565,6 +577,12 @@ ExecuteResult AlterRunner::RenameColumn(const PgQuery__RenameStmt* stmt) {
     copy.columns[index].name = to;
     if (!Store(catalog::Catalog::PutView(storage(), db(), copy), &error))
       return Fail(error);
+    for (const auto& [k, v] : cat().views()) {
+      catalog::View reader = v;
+      if (RenameViewUse(&reader, schema, name, name, from, to) &&
+          !Store(catalog::Catalog::PutView(storage(), db(), reader), &error))
+        return Fail(error);
+    }
     return Tag(tag);
   }
   table_ = *table;
@@ -628,6 +646,13 @@ ExecuteResult AlterRunner::RenameColumn(const PgQuery__RenameStmt* stmt) {
   for (const auto& spec : rebuild)
     if (!Store(storage()->CreateIndex(db(), table_.collection, spec), &error))
       return Fail(error);
+  // Views that read the column keep knowing it.
+  for (const auto& [k, v] : cat().views()) {
+    catalog::View reader = v;
+    if (RenameViewUse(&reader, schema, name, name, from, to) &&
+        !Store(catalog::Catalog::PutView(storage(), db(), reader), &error))
+      return Fail(error);
+  }
   // 3. The counter row follows the field (its _id names it).
   std::string self = schema + "." + name;
   if (!old_counter.empty()) {

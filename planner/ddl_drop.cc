@@ -115,6 +115,27 @@ ExecuteResult SessionImpl::RunDrop(const PgQuery__DropStmt* stmt,
         return Fail(Err("3F000", "schema \"" + schema + "\" does not exist"));
       return Fail(Err("42P01", kind + " \"" + name + "\" does not exist"));
     }
+    if (kind == "table" || kind == "view") {
+      // Views that read it (and foreign keys that reference a table)
+      // depend on it: reported, and with CASCADE dropped first.
+      DependentObject root;
+      root.kind = kind == "table" ? DependentObject::Kind::kTable
+                                  : DependentObject::Kind::kView;
+      root.schema = schema;
+      root.name = name;
+      root.oid = table ? table->oid : view->oid;
+      DropClosure closure = MakeDropClosure();
+      closure.Add(root);
+      if (!ReportDrop(closure, root, cascade, sink, &error)) return Fail(error);
+      if (closure.has_dependents()) {
+        DropClosure dependents = MakeDropClosure();
+        for (const DependentObject& o : closure.deletion_order())
+          if (o.Key() != root.Key()) dependents.Add(o);
+        if (!DropObjects(dependents, &error)) return Fail(error);
+        table = catalog_->FindTable(schema, name);
+        view = catalog_->FindView(schema, name);
+      }
+    }
     if (kind == "table") {
       // Foreign keys of other tables that reference this one.
       std::vector<std::pair<std::string, std::string>> dependents;

@@ -3,12 +3,47 @@
 #include <algorithm>
 #include <cstring>
 
+#include "planner/databases.h"
+#include "planner/drop_cascade.h"
 #include "planner/session_impl.h"
 #include "planner/session_util.h"
 
 namespace kova::planner {
 
 namespace {
+
+// The objects of a database that `role` owns, by OID (the order they were
+// made in), as DROP ROLE lists them ("owner of table t").
+std::vector<std::string> OwnedObjects(const catalog::Catalog& cat,
+                                      const std::string& role,
+                                      const DropClosure& names) {
+  using Kind = DependentObject::Kind;
+  std::vector<DependentObject> owned;
+  auto add = [&](Kind kind, const std::string& schema, const std::string& name,
+                 uint32_t oid) {
+    DependentObject o;
+    o.kind = kind;
+    o.schema = schema;
+    o.name = name;
+    o.oid = oid;
+    owned.push_back(o);
+  };
+  for (const auto& [k, t] : cat.tables())
+    if (t.owner == role) add(Kind::kTable, t.schema, t.name, t.oid);
+  for (const auto& [k, v] : cat.views())
+    if (v.owner == role) add(Kind::kView, v.schema, v.name, v.oid);
+  for (const auto& [k, q] : cat.sequences())
+    if (q.owner == role) add(Kind::kSequence, q.schema, q.name, q.oid);
+  for (const auto& [k, t] : cat.types())
+    if (t.owner == role) add(Kind::kType, t.schema, t.name, t.oid);
+  for (const auto& [k, s] : cat.schemas())
+    if (s.owner == role) add(Kind::kSchema, "", s.name, s.oid);
+  std::sort(owned.begin(), owned.end(),
+            [](const auto& a, const auto& b) { return a.oid < b.oid; });
+  std::vector<std::string> out;
+  for (const auto& o : owned) out.push_back("owner of " + names.Describe(o));
+  return out;
+}
 
 // Role options common to CREATE and ALTER ROLE.
 bool ApplyRoleOptions(PgQuery__Node* const* options, size_t n, RoleRecord* role,
@@ -167,6 +202,41 @@ ExecuteResult SessionImpl::RunDropRole(const PgQuery__DropRoleStmt* stmt,
     }
     if (name == user_) {
       return Fail(Err("55006", "current user cannot be dropped"));
+    }
+    // What the role owns stops it, as PostgreSQL's shared dependencies
+    // do: this database's objects, the databases it owns, then a count for
+    // each other database.
+    PgError error;
+    if (!LoadCatalog(&error)) return Fail(error);
+    std::vector<std::string> lines =
+        OwnedObjects(*catalog_, name, MakeDropClosure());
+    std::vector<std::string> databases, elsewhere;
+    docstore::Status s = storage_->ListDatabases(&databases);
+    for (const auto& db : databases) {
+      if (!s.ok()) break;
+      if (db == docstore::kAdminDb) continue;
+      DatabaseRecord record;
+      s = ReadDatabaseRecord(storage_.get(), db, &record);
+      if (s.ok() && record.owner == name)
+        lines.push_back("owner of database " + db);
+      if (!s.ok() || db == database_) continue;
+      std::shared_ptr<const catalog::Catalog> other;
+      s = catalog::Catalog::Load(storage_.get(), db, &other);
+      size_t n =
+          s.ok() ? OwnedObjects(*other, name, MakeDropClosure()).size() : 0;
+      if (n)
+        elsewhere.push_back(std::to_string(n) + " object" +
+                            (n == 1 ? "" : "s") + " in database " + db);
+    }
+    if (!s.ok()) return Fail(TableError(s));
+    lines.insert(lines.end(), elsewhere.begin(), elsewhere.end());
+    if (!lines.empty()) {
+      PgError e = Err("2BP01", "role \"" + name +
+                                   "\" cannot be dropped because some "
+                                   "objects depend on it");
+      for (const auto& line : lines)
+        e.detail += (e.detail.empty() ? "" : "\n") + line;
+      return Fail(e);
     }
     to_drop.push_back(name);
   }

@@ -51,6 +51,22 @@ DependentObject ConstraintOf(const catalog::Table& table, size_t index) {
                 static_cast<int64_t>(index));
 }
 
+// The views whose query reads table, view or column `o` (as recorded in
+// their uses when they were made).
+void AddViewsReading(const catalog::Catalog& catalog, const DependentObject& o,
+                     std::vector<DependentObject>* out) {
+  for (const auto& [k, v] : catalog.views())
+    for (const auto& use : v.uses) {
+      if (use.schema != o.schema || use.name != o.name) continue;
+      if (o.kind == Kind::kColumn &&
+          std::find(use.columns.begin(), use.columns.end(), o.member) ==
+              use.columns.end())
+        continue;
+      out->push_back(Relation(Kind::kView, v.schema, v.name, v.oid));
+      break;
+    }
+}
+
 }  // namespace
 
 bool DependentObject::IsMemberOf(const DependentObject& whole) const {
@@ -135,6 +151,7 @@ std::vector<DependentObject> DropClosure::Dependents(
             continue;
           out.push_back(ConstraintOf(t, i));
         }
+      AddViewsReading(*catalog_, o, &out);
       break;
     }
     case Kind::kSequence: {
@@ -146,6 +163,8 @@ std::vector<DependentObject> DropClosure::Dependents(
       break;
     }
     case Kind::kView:
+      AddViewsReading(*catalog_, o, &out);
+      break;
     case Kind::kDefault:
     case Kind::kConstraint:
       break;
