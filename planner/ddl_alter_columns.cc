@@ -18,39 +18,13 @@ namespace kova::planner {
 using alter_detail::NextvalText;
 using alter_detail::ParseExpression;
 using alter_detail::TypeName;
+using ddl_detail::IsSerialName;
+using ddl_detail::NextvalTarget;
 using expr_detail::IsInteger;
 using expr_detail::IsNumber;
 using expr_detail::IsText;
 
 namespace {
-
-bool IsSerialName(const std::string& name, uint32_t* type) {
-  if (name == "serial" || name == "serial4")
-    *type = oid::kInt4;
-  else if (name == "bigserial" || name == "serial8")
-    *type = oid::kInt8;
-  else if (name == "smallserial" || name == "serial2")
-    *type = oid::kInt2;
-  else
-    return false;
-  return true;
-}
-
-// nextval('name') or nextval('name'::regclass): the sequence name.
-bool NextvalTarget(const PgQuery__Node* n, std::string* name) {
-  if (!n || n->node_case != PG_QUERY__NODE__NODE_FUNC_CALL) return false;
-  const PgQuery__FuncCall* f = n->func_call;
-  std::string fname = sql::JoinNames(f->funcname, f->n_funcname);
-  if (fname != "nextval" && fname != "pg_catalog.nextval") return false;
-  if (f->n_args != 1) return false;
-  const PgQuery__Node* a = f->args[0];
-  if (a->node_case == PG_QUERY__NODE__NODE_TYPE_CAST) a = a->type_cast->arg;
-  if (a->node_case != PG_QUERY__NODE__NODE_A_CONST ||
-      a->a_const->val_case != PG_QUERY__A__CONST__VAL_SVAL)
-    return false;
-  *name = a->a_const->sval->sval;
-  return true;
-}
 
 // PostgreSQL's assignment casts between the types Kova stores.
 bool AssignableType(uint32_t from, uint32_t to) {

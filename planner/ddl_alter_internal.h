@@ -34,6 +34,20 @@ std::string ParseExpression(const std::string& text,
                             const PgQuery__Node** node);
 }  // namespace alter_detail
 
+// Shared by CREATE TABLE (ddl_table.cc, where they are defined) and ALTER
+// TABLE.
+namespace ddl_detail {
+// serial/bigserial/smallserial (and serial2/4/8): the integer type.
+bool IsSerialName(const std::string& name, uint32_t* type);
+// nextval('name') or nextval('name'::regclass): the sequence name.
+bool NextvalTarget(const PgQuery__Node* n, std::string* name);
+// PostgreSQL's ChooseRelationName candidate for one pass:
+// name1_name2_label[pass], parts truncated to fit in 63 bytes.
+std::string RelationNameCandidate(const std::string& name1,
+                                  const std::string& name2,
+                                  const std::string& label, int pass);
+}  // namespace ddl_detail
+
 // Calls fn for every parse node under msg (protobuf-c message), children
 // before their parent.
 void VisitParseNodes(ProtobufCMessage* msg,

@@ -202,16 +202,8 @@ std::string AlterRunner::ChooseName(const std::string& name1,
                                     const std::string& label,
                                     const std::vector<std::string>& taken) {
   for (int pass = 0;; pass++) {
-    std::string suffix = label + (pass ? std::to_string(pass) : "");
-    std::string a = name1, b = name2;
-    size_t overhead = suffix.size() + 1 + (b.empty() ? 0 : 1);
-    while (a.size() + b.size() + overhead > 63) {
-      if (a.size() > b.size())
-        a.pop_back();
-      else
-        b.pop_back();
-    }
-    std::string candidate = a + (b.empty() ? "" : "_" + b) + "_" + suffix;
+    std::string candidate =
+        ddl_detail::RelationNameCandidate(name1, name2, label, pass);
     bool used = cat().RelationExists(table_.schema, candidate) ||
                 std::find(taken.begin(), taken.end(), candidate) != taken.end();
     for (const auto& c : table_.constraints) used |= c.name == candidate;

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "planner/ddl.h"
+#include "planner/ddl_alter_internal.h"
 #include "planner/dml.h"
 #include "planner/expr_internal.h"
 #include "planner/session_impl.h"
@@ -12,35 +13,7 @@
 
 namespace kova::planner {
 
-namespace {
-
-std::string Str(const PgQuery__Node* n) {
-  return n && n->node_case == PG_QUERY__NODE__NODE_STRING ? n->string->sval
-                                                          : "";
-}
-
-// PostgreSQL's ChooseRelationName: name1_name2_label, made unique with a
-// number; parts are truncated so the result fits in 63 bytes.
-std::string ChooseName(const catalog::Catalog& cat, const std::string& schema,
-                       const std::string& name1, const std::string& name2,
-                       const std::string& label,
-                       const std::vector<std::string>& taken) {
-  for (int pass = 0;; pass++) {
-    std::string suffix = label + (pass ? std::to_string(pass) : "");
-    std::string a = name1, b = name2;
-    size_t overhead = suffix.size() + 1 + (b.empty() ? 0 : 1);
-    while (a.size() + b.size() + overhead > 63) {
-      if (a.size() > b.size())
-        a.pop_back();
-      else
-        b.pop_back();
-    }
-    std::string candidate = a + (b.empty() ? "" : "_" + b) + "_" + suffix;
-    if (!cat.RelationExists(schema, candidate) &&
-        std::find(taken.begin(), taken.end(), candidate) == taken.end())
-      return candidate;
-  }
-}
+namespace ddl_detail {
 
 bool IsSerialName(const std::string& name, uint32_t* type) {
   if (name == "serial" || name == "serial4")
@@ -68,6 +41,48 @@ bool NextvalTarget(const PgQuery__Node* n, std::string* name) {
     return false;
   *name = a->a_const->sval->sval;
   return true;
+}
+
+std::string RelationNameCandidate(const std::string& name1,
+                                  const std::string& name2,
+                                  const std::string& label, int pass) {
+  std::string suffix = label + (pass ? std::to_string(pass) : "");
+  std::string a = name1, b = name2;
+  size_t overhead = suffix.size() + 1 + (b.empty() ? 0 : 1);
+  while (a.size() + b.size() + overhead > 63) {
+    if (a.size() > b.size())
+      a.pop_back();
+    else
+      b.pop_back();
+  }
+  return a + (b.empty() ? "" : "_" + b) + "_" + suffix;
+}
+
+}  // namespace ddl_detail
+
+using ddl_detail::IsSerialName;
+using ddl_detail::NextvalTarget;
+using ddl_detail::RelationNameCandidate;
+
+namespace {
+
+std::string Str(const PgQuery__Node* n) {
+  return n && n->node_case == PG_QUERY__NODE__NODE_STRING ? n->string->sval
+                                                          : "";
+}
+
+// PostgreSQL's ChooseRelationName: name1_name2_label, made unique with a
+// number; parts are truncated so the result fits in 63 bytes.
+std::string ChooseName(const catalog::Catalog& cat, const std::string& schema,
+                       const std::string& name1, const std::string& name2,
+                       const std::string& label,
+                       const std::vector<std::string>& taken) {
+  for (int pass = 0;; pass++) {
+    std::string candidate = RelationNameCandidate(name1, name2, label, pass);
+    if (!cat.RelationExists(schema, candidate) &&
+        std::find(taken.begin(), taken.end(), candidate) == taken.end())
+      return candidate;
+  }
 }
 
 char FkAction(const char* a) { return a && *a ? a[0] : 'a'; }
