@@ -107,7 +107,7 @@ int Checkpointer::WalHook(void* arg, sqlite3* db, const char* name,
                           int frames) {
   if (frames < kCheckpointFrames) return SQLITE_OK;
   auto* checkpointer = static_cast<Checkpointer*>(arg);
-  if (frames >= kInlineCheckpointFrames || !checkpointer) {
+  if (frames >= kInlineCheckpointFrames) {
     sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nullptr,
                               nullptr);
   } else {

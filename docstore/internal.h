@@ -158,8 +158,8 @@ class Checkpointer {
   void Request(int frames);
   // Checkpoints run so far (tests).
   uint64_t checkpoints();
-  // The WAL hook of every session connection; `arg` is the Checkpointer
-  // (null before the store has one: the session checkpoints itself).
+  // The WAL hook of every session connection opened once the store has a
+  // checkpointer (`arg`); the bootstrap session keeps SQLite's own.
   static int WalHook(void* arg, sqlite3* db, const char* name, int frames);
 
  private:
