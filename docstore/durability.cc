@@ -54,7 +54,8 @@ uint64_t Durability::NoteCommit() {
   return ++written_;
 }
 
-Status Durability::SyncThrough(uint64_t ticket) {
+Status Durability::SyncThrough(uint64_t ticket,
+                               const std::function<Status()>& write_out) {
   std::unique_lock<std::mutex> lock(mu_);
   while (synced_ < ticket) {
     if (syncing_) {
@@ -65,7 +66,8 @@ Status Durability::SyncThrough(uint64_t ticket) {
     syncing_ = true;
     uint64_t target = written_;
     lock.unlock();
-    Status s = SyncWalFile();
+    Status s = write_out();
+    if (s.ok()) s = SyncWalFile();
     lock.lock();
     syncing_ = false;
     syncs_++;
@@ -169,7 +171,8 @@ Status SessionImpl::CommitAndNote(uint64_t* sync_ticket) {
 
 Status SessionImpl::SyncCommitted(uint64_t ticket) {
   if (ticket == 0) return Status::OK();
-  return store_->durability().SyncThrough(ticket);
+  return store_->durability().SyncThrough(ticket,
+                                          [this] { return WriteOutWal(); });
 }
 
 Status SessionImpl::NextCounterReserved(const std::string& id, int64_t* value) {

@@ -5,6 +5,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -52,6 +53,9 @@ void NewObjectId(bson_oid_t* oid);
 
 // Registers the "kova" VFS once and returns its name (see vfs.cc).
 const char* KovaVfsName();
+// sqlite3_file_control op on a connection's "main" file: writes the WAL's
+// queue of committed frames into the file (see vfs.cc).
+constexpr int kDrainWalOp = 0x4b6f7661;
 
 // ---- sqlite helpers ---------------------------------------------------------
 
@@ -189,7 +193,9 @@ class Durability {
   // The number of a commit that has just returned.
   uint64_t NoteCommit();
   // Returns once every commit numbered up to `ticket` is on disk.
-  Status SyncThrough(uint64_t ticket);
+  // `write_out` puts the WAL's queued frames into the file (vfs.cc); the
+  // leader of a sync calls it after it knows which commits it covers.
+  Status SyncThrough(uint64_t ticket, const std::function<Status()>& write_out);
 
   // Counter reservations (see durability.cc): the commit ticket that made
   // `value` safe to hand out without a sync of its own, 0 if none did.
@@ -331,6 +337,8 @@ class SessionImpl {
   // transaction's BEGIN to its end.
   bool AcquireWriter();
   void ReleaseWriter();
+  // Writes the WAL frames queued by commits into the WAL file (vfs.cc).
+  Status WriteOutWal();
   bool holds_writer() const { return holds_writer_; }
   sqlite3* db() { return db_; }
   bool is_counters(const CollectionMeta& meta) const;

@@ -263,6 +263,15 @@ void SessionImpl::ReleaseWriter() {
   if (!holds_writer_) return;
   holds_writer_ = false;
   store_->writer_lock().unlock();
+  // The commit's frames were queued under the lock; writing them now lets
+  // the next writer work meanwhile. A failed write stops the process.
+  WriteOutWal();
+}
+
+Status SessionImpl::WriteOutWal() {
+  int rc = sqlite3_file_control(db_, "main", kDrainWalOp, nullptr);
+  if (rc == SQLITE_OK || rc == SQLITE_NOTFOUND) return Status::OK();
+  return SqliteError(db_, rc, "writing the WAL");
 }
 
 Status SessionImpl::Begin(bool immediate) {

@@ -12,12 +12,17 @@
 //    the WAL, are kept in caches shared by all connections (see PageCache),
 //    so a connection whose own cache SQLite dropped because another one
 //    committed reads them again without a system call.
-// 3. Writes to a WAL file are gathered and written with one pwrite per run
-//    of consecutive frames instead of two per frame (header and page). They
-//    reach the file before SQLite publishes the frames in the WAL index
-//    (it calls xShmBarrier first), before any read, sync, size or truncate
-//    of the WAL, and before its lock changes, so no reader and no checkpoint
-//    ever looks for frames that are not in the file yet.
+// 3. Writes to a WAL file are gathered into runs of consecutive frames and
+//    written with one pwrite per run instead of two per frame (header and
+//    page). A commit does not write them itself: before SQLite publishes
+//    the frames in the WAL index (xShmBarrier) their pages go into the
+//    shared cache and the run joins the WAL's queue, and the queue is
+//    written in order once the committing session has let the next writer
+//    in (kDrainWalOp), by a durable commit's sync before its fdatasync, and
+//    before anything reads past the cache, syncs, sizes or truncates the
+//    WAL. So no reader and no checkpoint ever finds a frame that is neither
+//    cached nor in the file, and the writer queue does not wait on the
+//    pwrite. A failed queued write stops the process (see ShmBarrier).
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -39,6 +44,9 @@ constexpr const char* kVfsName = "kova";
 // at most kWalWriteChunk bytes.
 constexpr size_t kWalBufferLimit = 1 << 20;
 constexpr size_t kWalWriteChunk = 1 << 16;
+// Past this many queued bytes (a large transaction spilling its pages) the
+// WAL queue is written at once rather than after the commit.
+constexpr size_t kWalQueueLimit = 4 << 20;
 // Database pages kept in the shared page cache (128 MiB of 4 KiB pages).
 constexpr size_t kCachedPages = 32768;
 
@@ -78,6 +86,17 @@ struct PageCache {
   Shard shards[kShards];
   bool wal = false;  // a WAL file: pages sit in frames (see FrameData)
   int users = 0;     // guarded by caches_mu
+  // WAL files: runs of frames committed but not yet in the file, oldest
+  // first. write_mu orders the writers of the queue: a run taken from it is
+  // in the file before the next drain starts.
+  struct Run {
+    sqlite3_int64 offset;
+    std::string data;
+  };
+  std::mutex queue_mu;
+  std::vector<Run> queue;
+  size_t queued_bytes = 0;
+  std::mutex write_mu;
   Shard& For(sqlite3_int64 offset) {
     return shards[(offset / kPageSize) % kShards];
   }
@@ -134,7 +153,8 @@ void AfterWalWrite(PageCache* cache, const char* data, sqlite3_int64 offset,
     bool whole = page >= offset && page + PageCache::kPageSize <= end;
     std::unique_ptr<char[]> copy;
     if (whole) {
-      copy = std::make_unique<char[]>(PageCache::kPageSize);
+      // Not value-initialised: every byte is copied over at once.
+      copy.reset(new char[PageCache::kPageSize]);
       memcpy(copy.get(), data + (page - offset), PageCache::kPageSize);
     }
     std::lock_guard<std::mutex> lock(shard.mu);
@@ -143,10 +163,13 @@ void AfterWalWrite(PageCache* cache, const char* data, sqlite3_int64 offset,
       shard.pages.erase(page);
       continue;
     }
-    if (shard.pages.size() >= kCachedPages / PageCache::kShards &&
-        !shard.pages.count(page))
-      shard.pages.erase(shard.pages.begin());
-    shard.pages[page] = std::move(copy);
+    auto [it, added] = shard.pages.try_emplace(page);
+    if (added && shard.pages.size() > kCachedPages / PageCache::kShards) {
+      auto victim = shard.pages.begin();
+      if (victim == it) ++victim;
+      shard.pages.erase(victim);
+    }
+    it->second = std::move(copy);
   }
 }
 
@@ -185,33 +208,66 @@ struct KovaFile {
 
 KovaFile* Of(sqlite3_file* f) { return reinterpret_cast<KovaFile*>(f); }
 
-int FlushWal(KovaFile* f) {
-  if (!f || !f->pending || f->pending->empty()) return SQLITE_OK;
-  const std::string& pending = *f->pending;
-  int rc = SQLITE_OK;
-  // The unix VFS writes at most 128 KiB - 1 bytes per call.
-  for (size_t done = 0; done < pending.size() && rc == SQLITE_OK;
-       done += kWalWriteChunk) {
-    size_t n = std::min(kWalWriteChunk, pending.size() - done);
-    rc = f->real->pMethods->xWrite(f->real, pending.data() + done,
-                                   static_cast<int>(n),
-                                   f->pending_offset + done);
+// Writes the WAL's queued runs, in order, through this connection's file.
+int DrainWal(KovaFile* f) {
+  if (!f || !f->pending) return SQLITE_OK;
+  PageCache* cache = f->cache;
+  std::lock_guard<std::mutex> order(cache->write_mu);
+  std::vector<PageCache::Run> runs;
+  {
+    std::lock_guard<std::mutex> lock(cache->queue_mu);
+    if (cache->queue.empty()) return SQLITE_OK;
+    runs.swap(cache->queue);
+    cache->queued_bytes = 0;
   }
-  if (f->cache) {
-    if (rc == SQLITE_OK) {
-      AfterWalWrite(f->cache, pending.data(), f->pending_offset,
-                    static_cast<sqlite3_int64>(pending.size()));
-    } else {
-      Invalidate(f->cache, f->pending_offset, -1);
+  for (const PageCache::Run& run : runs) {
+    // The unix VFS writes at most 128 KiB - 1 bytes per call.
+    for (size_t done = 0; done < run.data.size(); done += kWalWriteChunk) {
+      size_t n = std::min(kWalWriteChunk, run.data.size() - done);
+      int rc =
+          f->real->pMethods->xWrite(f->real, run.data.data() + done,
+                                    static_cast<int>(n), run.offset + done);
+      if (rc != SQLITE_OK) {
+        // The frames may already be published to readers: carrying on
+        // would let a checkpoint copy pages that never reached the file.
+        fprintf(stderr, "kova: PANIC: could not write to the WAL file: %s\n",
+                strerror(errno));
+        abort();
+      }
     }
   }
-  f->pending->clear();
-  return rc;
+  return SQLITE_OK;
+}
+
+// Moves the gathered run into the shared cache and the WAL's queue.
+int FlushWal(KovaFile* f) {
+  if (!f || !f->pending || f->pending->empty()) return SQLITE_OK;
+  PageCache* cache = f->cache;
+  std::string& pending = *f->pending;
+  // Cached before it is queued: once SQLite publishes the frames, a reader
+  // finds them in the cache or (after draining) in the file.
+  AfterWalWrite(cache, pending.data(), f->pending_offset,
+                static_cast<sqlite3_int64>(pending.size()));
+  bool full;
+  {
+    std::lock_guard<std::mutex> lock(cache->queue_mu);
+    cache->queued_bytes += pending.size();
+    cache->queue.push_back({f->pending_offset, std::move(pending)});
+    full = cache->queued_bytes >= kWalQueueLimit;
+  }
+  pending.clear();
+  return full ? DrainWal(f) : SQLITE_OK;
+}
+
+// FlushWal, then the queue into the file: for every look at the file itself.
+int WriteOutWal(KovaFile* f) {
+  int rc = FlushWal(f);
+  return rc == SQLITE_OK ? DrainWal(f) : rc;
 }
 
 int Close(sqlite3_file* file) {
   KovaFile* f = Of(file);
-  int flushed = FlushWal(f);
+  int flushed = WriteOutWal(f);
   if (f->db && f->db->wal == f) f->db->wal = nullptr;
   if (f->wal) f->wal->db = nullptr;
   int rc = f->real->pMethods->xClose(f->real);
@@ -226,8 +282,11 @@ int Read(sqlite3_file* file, void* buf, int amount, sqlite3_int64 offset) {
   int rc = FlushWal(f);
   if (rc != SQLITE_OK) return rc;
   PageCache* cache = f->cache;
-  if (!cache || !CacheableRead(cache, amount, offset))
+  if (!cache || !CacheableRead(cache, amount, offset)) {
+    rc = DrainWal(f);
+    if (rc != SQLITE_OK) return rc;
     return f->real->pMethods->xRead(f->real, buf, amount, offset);
+  }
   PageCache::Shard& shard = cache->For(offset);
   uint64_t writes;
   {
@@ -239,6 +298,10 @@ int Read(sqlite3_file* file, void* buf, int amount, sqlite3_int64 offset) {
     }
     writes = shard.writes;
   }
+  // A queued frame may have been evicted from the cache: the file must
+  // hold it before it is read from there.
+  rc = DrainWal(f);
+  if (rc != SQLITE_OK) return rc;
   rc = f->real->pMethods->xRead(f->real, buf, amount, offset);
   if (rc != SQLITE_OK) return rc;
   auto page = std::make_unique<char[]>(amount);
@@ -275,7 +338,7 @@ int Write(sqlite3_file* file, const void* buf, int amount,
 
 int Truncate(sqlite3_file* file, sqlite3_int64 size) {
   KovaFile* f = Of(file);
-  int rc = FlushWal(f);
+  int rc = WriteOutWal(f);
   if (rc != SQLITE_OK) return rc;
   // Every complete checkpoint "truncates" the database file to the size it
   // already has; no page is cached past the end, so only a real shrink has
@@ -290,14 +353,14 @@ int Truncate(sqlite3_file* file, sqlite3_int64 size) {
 
 int Sync(sqlite3_file* file, int flags) {
   KovaFile* f = Of(file);
-  int rc = FlushWal(f);
+  int rc = WriteOutWal(f);
   if (rc != SQLITE_OK) return rc;
   return f->real->pMethods->xSync(f->real, flags);
 }
 
 int FileSize(sqlite3_file* file, sqlite3_int64* size) {
   KovaFile* f = Of(file);
-  int rc = FlushWal(f);
+  int rc = WriteOutWal(f);
   if (rc != SQLITE_OK) return rc;
   return f->real->pMethods->xFileSize(f->real, size);
 }
@@ -313,6 +376,8 @@ int CheckReservedLock(sqlite3_file* file, int* out) {
 }
 int FileControl(sqlite3_file* file, int op, void* arg) {
   KovaFile* f = Of(file);
+  if (op == kDrainWalOp)
+    return WriteOutWal(f->path && !f->pending ? f->wal : f);
   int rc = FlushWal(f);
   if (rc != SQLITE_OK) return rc;
   return f->real->pMethods->xFileControl(f->real, op, arg);
@@ -430,7 +495,7 @@ int ShmUnmap(sqlite3_file* file, int /*delete_flag*/) {
 
 int Fetch(sqlite3_file* file, sqlite3_int64 offset, int amount, void** out) {
   KovaFile* f = Of(file);
-  int rc = FlushWal(f);
+  int rc = WriteOutWal(f);
   if (rc != SQLITE_OK) return rc;
   return f->real->pMethods->xFetch(f->real, offset, amount, out);
 }
