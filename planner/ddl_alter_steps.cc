@@ -446,6 +446,30 @@ bool AlterRunner::ValidateCheck(const catalog::Constraint& c, PgError* error) {
   return true;
 }
 
+namespace {
+
+// True when SQLite reads `distinct_sql` (a SELECT DISTINCT) in order from an
+// index, without sorting its rows into a temporary B-tree first.
+bool IndexedDistinct(sqlite3* conn, const std::string& distinct_sql) {
+  std::string plan_sql = "EXPLAIN QUERY PLAN " + distinct_sql;
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(conn, plan_sql.c_str(), -1, &stmt, nullptr) !=
+      SQLITE_OK)
+    return false;
+  bool indexed = false, temp_tree = false;
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    const char* detail =
+        reinterpret_cast<const char*>(sqlite3_column_text(stmt, 3));
+    std::string_view d = detail ? detail : "";
+    if (d.find("INDEX") != std::string_view::npos) indexed = true;
+    if (d.find("TEMP B-TREE") != std::string_view::npos) temp_tree = true;
+  }
+  sqlite3_finalize(stmt);
+  return indexed && !temp_tree;
+}
+
+}  // namespace
+
 bool AlterRunner::FindUnreferencedRow(const catalog::Constraint& c,
                                       const catalog::Table& target,
                                       bool* usable, std::optional<int64_t>* rid,
@@ -454,7 +478,7 @@ bool AlterRunner::FindUnreferencedRow(const catalog::Constraint& c,
   *usable = false;
   if (c.columns.empty() || c.columns.size() != c.ref_columns.size())
     return true;
-  std::string where, match;
+  std::string where, match, distinct_keys, distinct_match;
   for (size_t i = 0; i < c.columns.size(); i++) {
     const catalog::Column* col = source.FindColumn(c.columns[i]);
     const catalog::Column* ref = target.FindColumn(c.ref_columns[i]);
@@ -472,9 +496,12 @@ bool AlterRunner::FindUnreferencedRow(const catalog::Constraint& c,
             std::end(kIndexKeyTypes))
       return true;
     std::string key = ColumnSql("s", c.columns[i], col->type);
+    std::string ref_key = ColumnSql("k", c.ref_columns[i], ref->type);
+    std::string name = "v" + std::to_string(i);
     where += " AND " + key + " IS NOT NULL";
-    match += std::string(i ? " AND " : "") +
-             ColumnSql("k", c.ref_columns[i], ref->type) + " = " + key;
+    match += std::string(i ? " AND " : "") + ref_key + " = " + key;
+    distinct_keys += std::string(i ? ", " : "") + key + " AS " + name;
+    distinct_match += std::string(i ? " AND " : "") + ref_key + " = d." + name;
   }
   std::string source_table, target_table;
   if (!Store(storage()->CollectionTable(db(), source.collection, &source_table),
@@ -485,10 +512,40 @@ bool AlterRunner::FindUnreferencedRow(const catalog::Constraint& c,
   // Probes all over the target's index: with the default cache its pages
   // are read again and again.
   if (!Store(storage()->UseLargeCache(), error)) return false;
+  sqlite3* conn = storage()->connection();
+  // With an index on the referencing key (a dump creates it before the
+  // constraint), probing the target once per distinct key read from that
+  // index is several times cheaper than once per row (500k orders of 200k
+  // customers: 0.16 s against 0.94 s). Without one, DISTINCT would sort
+  // every row first, so the per-row probe below runs alone. The per-row
+  // query still names the first violating row when there is one.
+  std::string distinct = "SELECT DISTINCT " + distinct_keys + " FROM " +
+                         source_table + " AS s WHERE 1" + where;
+  if (IndexedDistinct(conn, distinct)) {
+    std::string check = "SELECT 1 FROM (" + distinct +
+                        ") AS d WHERE NOT EXISTS (SELECT 1 FROM " +
+                        target_table + " AS k WHERE " + distinct_match +
+                        ") LIMIT 1";
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(conn, check.c_str(), -1, &stmt, nullptr) !=
+        SQLITE_OK) {
+      *error = Err("XX000", sqlite3_errmsg(conn));
+      return false;
+    }
+    int rc = sqlite3_step(stmt);
+    sqlite3_finalize(stmt);
+    if (rc == SQLITE_DONE) {
+      *usable = true;
+      return true;
+    }
+    if (rc != SQLITE_ROW) {
+      *error = Err("XX000", sqlite3_errmsg(conn));
+      return false;
+    }
+  }
   std::string sql = "SELECT s.rid FROM " + source_table + " AS s WHERE 1" +
                     where + " AND NOT EXISTS (SELECT 1 FROM " + target_table +
                     " AS k WHERE " + match + ") ORDER BY s.rid LIMIT 1";
-  sqlite3* conn = storage()->connection();
   sqlite3_stmt* stmt = nullptr;
   if (sqlite3_prepare_v2(conn, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK) {
     *error = Err("XX000", sqlite3_errmsg(conn));

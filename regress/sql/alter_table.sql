@@ -163,6 +163,25 @@ INSERT INTO alt_ref VALUES (1, 'x'), (5, 'y');
 ALTER TABLE alt_ref ADD FOREIGN KEY (x) REFERENCES alt_con (id);
 DELETE FROM alt_ref WHERE x = 5;
 ALTER TABLE alt_ref ADD FOREIGN KEY (x) REFERENCES alt_con (id);
+-- Referencing columns with an index (as a dump restores them): the first
+-- violating row is still the one named.
+CREATE TABLE alt_ref_ix (n serial, x int);
+INSERT INTO alt_ref_ix (x) VALUES (1), (1), (NULL), (7), (8), (1);
+CREATE INDEX alt_ref_ix_x ON alt_ref_ix (x);
+ALTER TABLE alt_ref_ix ADD FOREIGN KEY (x) REFERENCES alt_con (id);
+DELETE FROM alt_ref_ix WHERE x IN (7, 8);
+ALTER TABLE alt_ref_ix ADD FOREIGN KEY (x) REFERENCES alt_con (id);
+INSERT INTO alt_ref_ix (x) VALUES (9);
+CREATE TABLE alt_pair (a int, b int, PRIMARY KEY (a, b));
+INSERT INTO alt_pair VALUES (1, 1), (1, 2);
+CREATE TABLE alt_pair_ref (a int, b int);
+INSERT INTO alt_pair_ref VALUES (1, 1), (1, 2), (1, NULL), (2, 2), (1, 1);
+CREATE INDEX ON alt_pair_ref (a, b);
+ALTER TABLE alt_pair_ref ADD FOREIGN KEY (a, b) REFERENCES alt_pair;
+DELETE FROM alt_pair_ref WHERE a = 2;
+ALTER TABLE alt_pair_ref ADD FOREIGN KEY (a, b) REFERENCES alt_pair;
+INSERT INTO alt_pair_ref VALUES (1, 3);
+DROP TABLE alt_ref_ix, alt_pair_ref, alt_pair;
 ALTER TABLE alt_ref ADD CONSTRAINT alt_ref_y FOREIGN KEY (y) REFERENCES alt_con (id);
 ALTER TABLE alt_ref ADD CONSTRAINT alt_ref_y FOREIGN KEY (y) REFERENCES alt_con (v);
 ALTER TABLE alt_ref ADD CONSTRAINT alt_ref_z FOREIGN KEY (x) REFERENCES alt_cols (a);
