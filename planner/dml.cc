@@ -818,8 +818,7 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
   if (!analyzer.CheckParams(error)) return false;
   FinishRowParams(plan, dml.get());
   plan->dml = dml;
-  plan->catalog = catalog_;
-  plan->catalog_version = catalog_version_;
+  NoteAnalysed(plan);
   return true;
 }
 
@@ -1007,8 +1006,7 @@ bool SessionImpl::AnalyzeUpdate(Plan* plan, PgError* error) {
   if (!compiler.analyzer()->CheckParams(error)) return false;
   FinishRowParams(plan, dml.get());
   plan->dml = dml;
-  plan->catalog = catalog_;
-  plan->catalog_version = catalog_version_;
+  NoteAnalysed(plan);
   return true;
 }
 
@@ -1076,8 +1074,7 @@ bool SessionImpl::AnalyzeDelete(Plan* plan, PgError* error) {
   if (!compiler.analyzer()->CheckParams(error)) return false;
   FinishRowParams(plan, dml.get());
   plan->dml = dml;
-  plan->catalog = catalog_;
-  plan->catalog_version = catalog_version_;
+  NoteAnalysed(plan);
   return true;
 }
 

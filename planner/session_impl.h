@@ -66,6 +66,11 @@ struct Plan {
   // newer catalog makes the session analyse them again).
   std::shared_ptr<const catalog::Catalog> catalog;
   int64_t catalog_version = -1;
+  // The schemas names were looked up in, and the settings generation at
+  // which that list was last found current.
+  std::vector<std::string> search_path;
+  uint64_t settings_generation = 0;
+  bool reanalyse = false;                 // the last analysis again failed
   std::shared_ptr<Compiled> compiled;     // SELECT over tables
   std::shared_ptr<struct DmlPlan> dml;    // INSERT / UPDATE / DELETE
   std::shared_ptr<struct CtasPlan> ctas;  // CREATE TABLE AS, SELECT INTO
@@ -217,8 +222,12 @@ class SessionImpl : public Session,
   bool IsTableStatement(const PgQuery__Node* node);
   bool AnalyzeTableSelect(Plan* plan, PgError* error);
   bool RunCompiledSelect(PortalImpl* portal, PgError* error);
-  // Re-analyses a plan whose catalog changed since it was analysed.
+  // Re-analyses a plan whose catalog or search_path changed since it was
+  // analysed.
   bool RefreshPlan(Plan* plan, PgError* error);
+  // Records what an analysis depended on (catalog, search_path).
+  void NoteAnalysed(Plan* plan);
+  bool SameSearchPath(Plan* plan);
   bool AnalyzeInsert(Plan* plan, PgError* error);
   // search_path and temporary objects (search_path.cc). Lookup: the
   // existing schemas of search_path, the session's temporary schema first

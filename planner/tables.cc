@@ -221,20 +221,57 @@ bool SessionImpl::AnalyzeTableSelect(Plan* plan, PgError* error) {
   if (!compiler.analyzer()->CheckParams(error)) return false;
   plan->columns = compiled->columns;
   plan->compiled = std::move(compiled);
+  NoteAnalysed(plan);
+  plan->is_select = true;
+  return true;
+}
+
+void SessionImpl::NoteAnalysed(Plan* plan) {
   plan->catalog = catalog_;
   plan->catalog_version = catalog_version_;
-  plan->is_select = true;
+  plan->search_path = SearchPathSchemas(/*for_lookup=*/true);
+  plan->settings_generation = settings_.generation();
+}
+
+bool SessionImpl::SameSearchPath(Plan* plan) {
+  // Settings rarely change between executions: compare the lookup lists
+  // only when some setting did.
+  if (plan->settings_generation == settings_.generation()) return true;
+  if (SearchPathSchemas(/*for_lookup=*/true) != plan->search_path) return false;
+  plan->settings_generation = settings_.generation();
   return true;
 }
 
 bool SessionImpl::RefreshPlan(Plan* plan, PgError* error) {
   if (plan->catalog_version < 0) return true;
   if (!LoadCatalog(error)) return false;
-  if (plan->catalog_version == catalog_version_) return true;
+  // As PostgreSQL, a plan is analysed again when the catalog changed or
+  // when search_path now finds other relations.
+  if (!plan->reanalyse && plan->catalog_version == catalog_version_ &&
+      SameSearchPath(plan))
+    return true;
   // Analyse again against the new catalog, as PostgreSQL replans; the
-  // result columns must stay those the client was told about.
-  std::vector<ColumnDesc> before = plan->columns;
-  std::vector<uint32_t> params = plan->param_types;
+  // result columns must stay those the client was told about. Until an
+  // analysis succeeds with them, every execution tries again (the
+  // relation may come back).
+  // A failed analysis keeps the earlier translation: execution dispatches
+  // on its kind, and comes back here (reanalyse) before running it.
+  struct Earlier {
+    Plan* plan;
+    std::vector<ColumnDesc> columns;
+    std::shared_ptr<Compiled> compiled;
+    std::shared_ptr<DmlPlan> dml;
+    ~Earlier() {
+      plan->columns = std::move(columns);
+      if (!plan->compiled && !plan->dml) {
+        plan->compiled = std::move(compiled);
+        plan->dml = std::move(dml);
+      }
+    }
+  } earlier{plan, plan->columns, std::move(plan->compiled),
+            std::move(plan->dml)};
+  const std::vector<ColumnDesc>& before = earlier.columns;
+  plan->reanalyse = true;
   plan->columns.clear();
   plan->compiled.reset();
   plan->dml.reset();
@@ -257,7 +294,7 @@ bool SessionImpl::RefreshPlan(Plan* plan, PgError* error) {
       return false;
     }
   }
-  plan->columns = before;
+  plan->reanalyse = false;
   return true;
 }
 
