@@ -659,6 +659,27 @@ bool Analyzer::AnalyzeCast(const PgQuery__TypeCast* c,
   return true;
 }
 
+namespace {
+
+// Casts PostgreSQL marks stable, not immutable: they read TimeZone,
+// DateStyle or IntervalStyle, so they run when the statement executes and a
+// prepared statement sees the settings of each EXECUTE.
+bool SettingDependentCast(uint32_t from, uint32_t to) {
+  if (from == to) return false;
+  auto datetime = [](uint32_t t) {
+    return t == oid::kDate || t == oid::kTime || t == oid::kTimestamp ||
+           t == oid::kTimestamptz || t == oid::kInterval;
+  };
+  auto string = [](uint32_t t) {
+    return t == oid::kText || t == oid::kVarchar || t == oid::kBpchar ||
+           t == oid::kName;
+  };
+  if (from == oid::kTimestamptz || to == oid::kTimestamptz) return true;
+  return (datetime(from) && string(to)) || (string(from) && datetime(to));
+}
+
+}  // namespace
+
 bool Analyzer::AnalyzeCastTo(const PgQuery__TypeCast* c, uint32_t type,
                              int32_t typmod, std::unique_ptr<Expr>* out,
                              PgError* error) {
@@ -733,7 +754,9 @@ bool Analyzer::AnalyzeCastTo(const PgQuery__TypeCast* c, uint32_t type,
       return false;
     }
   }
-  if (arg->kind == Expr::Kind::kConst) {
+  if (arg->kind == Expr::Kind::kConst &&
+      !SettingDependentCast(user_types::BaseType(arg->type),
+                            user_types::BaseType(type))) {
     // Fold constant casts now, so errors carry the cast's position.
     Value folded;
     if (arg->value) {

@@ -146,6 +146,21 @@ RESET work_mem;
 DEALLOCATE ALL;
 DROP SCHEMA pc_a CASCADE;
 DROP SCHEMA pc_b CASCADE;
+-- Casts that read TimeZone or DateStyle run when a prepared statement
+-- executes; a literal's input is read when it is prepared.
+CREATE TABLE pc_tz (v timestamptz);
+INSERT INTO pc_tz VALUES ('2020-01-01 00:00+00');
+SET TimeZone = 'UTC';
+PREPARE pc_tzq AS SELECT v::text, '2020-06-01 12:00'::timestamptz::text AS lit,
+  '2020-06-01'::date::text AS d, '03-04-2020'::text::date AS parsed FROM pc_tz;
+EXECUTE pc_tzq;
+SET TimeZone = 'Asia/Tokyo';
+SET DateStyle = 'SQL, DMY';
+EXECUTE pc_tzq;
+RESET TimeZone;
+RESET DateStyle;
+DEALLOCATE pc_tzq;
+DROP TABLE pc_tz;
 -- Errors at run time keep their positions in the text that ran.
 SELECT 1 / (id - 1) FROM pc WHERE id = 1;
 SELECT 1 / (id - 1) FROM pc WHERE id = 2;
