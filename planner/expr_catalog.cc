@@ -247,6 +247,28 @@ const std::vector<FunctionDef>& Functions() {
       {"setval", {T, I8, B}, I8},
       {"pg_get_serial_sequence", {T, T}, T},
       {"kova.command", {T, JB}, JB},
+      // Advisory locks (advisory_locks.cc): a bigint key or two int keys.
+      {"pg_advisory_lock", {I8}, oid::kVoid},
+      {"pg_advisory_lock", {I4, I4}, oid::kVoid},
+      {"pg_advisory_lock_shared", {I8}, oid::kVoid},
+      {"pg_advisory_lock_shared", {I4, I4}, oid::kVoid},
+      {"pg_advisory_xact_lock", {I8}, oid::kVoid},
+      {"pg_advisory_xact_lock", {I4, I4}, oid::kVoid},
+      {"pg_advisory_xact_lock_shared", {I8}, oid::kVoid},
+      {"pg_advisory_xact_lock_shared", {I4, I4}, oid::kVoid},
+      {"pg_try_advisory_lock", {I8}, B},
+      {"pg_try_advisory_lock", {I4, I4}, B},
+      {"pg_try_advisory_lock_shared", {I8}, B},
+      {"pg_try_advisory_lock_shared", {I4, I4}, B},
+      {"pg_try_advisory_xact_lock", {I8}, B},
+      {"pg_try_advisory_xact_lock", {I4, I4}, B},
+      {"pg_try_advisory_xact_lock_shared", {I8}, B},
+      {"pg_try_advisory_xact_lock_shared", {I4, I4}, B},
+      {"pg_advisory_unlock", {I8}, B},
+      {"pg_advisory_unlock", {I4, I4}, B},
+      {"pg_advisory_unlock_shared", {I8}, B},
+      {"pg_advisory_unlock_shared", {I4, I4}, B},
+      {"pg_advisory_unlock_all", {}, oid::kVoid},
   };
   return defs;
 }

@@ -239,10 +239,12 @@ bool RegexMatch(const std::string& s, const std::string& pattern,
 bool SimilarToRegex(const std::string& pattern, const Value& escape,
                     std::string* regex, PgError* error);
 
+bool IsAdvisoryLockFunction(const std::string& name);
+
 inline bool IsSessionFunction(const std::string& name) {
   return name == "nextval" || name == "currval" || name == "lastval" ||
          name == "setval" || name == "pg_get_serial_sequence" ||
-         name == "kova.command";
+         name == "kova.command" || IsAdvisoryLockFunction(name);
 }
 
 inline std::string Lower(std::string s) {

@@ -490,6 +490,8 @@ bool SessionImpl::CallSessionFunction(const std::string& name,
       return true;
     }
   }
+  if (expr_detail::IsAdvisoryLockFunction(name))
+    return CallAdvisoryLockFunction(name, args, out, error);
   if (name == "lastval") {
     if (!lastval_) {
       *error = Err("55000", "lastval is not yet defined in this session");

@@ -205,6 +205,7 @@ void SessionImpl::EndImplicit(bool commit) {
     if (storage_->in_transaction()) storage_->Rollback();
     settings_.OnRollback();
   }
+  ReleaseAdvisoryLocks(/*session_level=*/false);
 }
 
 void SessionImpl::OnStatementError() {
@@ -494,6 +495,7 @@ void SessionImpl::Terminate() {
     in_block_ = implicit_ = failed_ = false;
     settings_.OnRollback();
   }
+  ReleaseAdvisoryLocks(/*session_level=*/true);
   DropTempSchema();
 }
 
@@ -534,7 +536,11 @@ bool SessionImpl::SetSetting(const std::string& name, const Value& value,
 
 // statement_timeout in milliseconds (0: none), from its SHOW form ("90s").
 int64_t SessionImpl::StatementTimeoutMs() {
-  std::string v = settings_.Get("statement_timeout");
+  return SettingMs("statement_timeout");
+}
+
+int64_t SessionImpl::SettingMs(const char* name) {
+  std::string v = settings_.Get(name);
   char* end = nullptr;
   double n = std::strtod(v.c_str(), &end);
   std::string unit = end ? end : "";
@@ -1044,6 +1050,13 @@ bool SessionImpl::ComputeSelectRows(PortalImpl* portal, PgError* error) {
 
 ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
                                ResultSink* sink, bool simple) {
+  // Functions evaluated inside report their notices to this statement.
+  struct SinkScope {
+    ResultSink** slot;
+    ResultSink* saved;
+    ~SinkScope() { *slot = saved; }
+  } sink_scope{&running_sink_, running_sink_};
+  running_sink_ = sink;
   const Plan& plan = *portal->plan;
   if (!plan.node) {
     ExecuteResult r;

@@ -173,6 +173,14 @@ class SessionImpl : public Session,
                            const std::vector<Value>& args, Value* out,
                            PgError* error) override;
   int64_t StatementTimeoutMs();
+  // A duration setting (statement_timeout, lock_timeout) in milliseconds.
+  int64_t SettingMs(const char* name);
+  // pg_advisory_lock and its family (advisory_locks.cc); locks are released
+  // at transaction end (transaction level) or session end (both).
+  bool CallAdvisoryLockFunction(const std::string& name,
+                                const std::vector<Value>& args, Value* out,
+                                PgError* error);
+  void ReleaseAdvisoryLocks(bool session_level);
   // user_types::Source (user_types_session.cc)
   const catalog::Catalog* TypeCatalog(bool refresh) override;
   std::vector<std::string> TypeSearchPath() override {
@@ -463,6 +471,10 @@ class SessionImpl : public Session,
 
   std::atomic<bool> running_{false};
   std::atomic<bool> cancel_{false};
+  bool holds_advisory_ = false;         // some advisory lock, any level
+  bool holds_xact_advisory_ = false;    // one released at transaction end
+  ResultSink* running_sink_ = nullptr;  // where a running statement's
+                                        // notices go
   std::mutex sleep_mu_;
   std::condition_variable sleep_cv_;
 };

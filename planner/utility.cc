@@ -606,6 +606,7 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
       in_block_ = implicit_ = failed_ = false;
       DropTransactionCursors();
       savepoints_.clear();
+      ReleaseAdvisoryLocks(/*session_level=*/false);
       if (was_failed) {
         if (storage_->in_transaction()) storage_->Rollback();
         settings_.OnRollback();
@@ -629,6 +630,7 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
       in_block_ = implicit_ = failed_ = false;
       DropTransactionCursors();
       savepoints_.clear();
+      ReleaseAdvisoryLocks(/*session_level=*/false);
       if (storage_->in_transaction()) storage_->Rollback();
       settings_.OnRollback();
       return Tag("ROLLBACK");

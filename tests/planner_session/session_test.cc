@@ -3,6 +3,7 @@
 // and settings state. (Protocol-level behaviour is tested in tests/wire.)
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <thread>
 
@@ -525,6 +526,89 @@ TEST_F(SessionTest, DatabaseConnectionLimitAndSettingDefaults) {
   EXPECT_EQ(Scalar("SHOW work_mem"), "4MB");
   ASSERT_TRUE(One("ALTER DATABASE lim CONNECTION LIMIT -1").ok);
   EXPECT_TRUE(Connect("carol", "lim"));
+}
+
+// Advisory locks between sessions: a held lock blocks another session until
+// released (by unlock, transaction end or session end); waits end on cancel,
+// lock_timeout and deadlocks.
+TEST_F(SessionTest, AdvisoryLocksBlockOtherSessions) {
+  auto other = Connect("postgres", "postgres");
+  ASSERT_TRUE(other);
+  auto scalar_on = [&](Session* s, const std::string& sql) {
+    Sink sink;
+    std::vector<ExecuteResult> results;
+    s->SimpleQuery(sql, &sink,
+                   [&](const ExecuteResult& r) { results.push_back(r); });
+    EXPECT_EQ(results.size(), 1u);
+    if (results.empty() || !results[0].ok)
+      return "error " + (results.empty() ? "" : results[0].error.sqlstate);
+    return sink.rows.empty() ? std::string("<no row>") : sink.rows[0][0].bytes;
+  };
+  EXPECT_EQ(Scalar("SELECT pg_advisory_lock(42)"), "");
+  EXPECT_EQ(scalar_on(other.get(), "SELECT pg_try_advisory_lock(42)"), "f");
+  // Another key, the two-int key space and another database's keys are free.
+  EXPECT_EQ(scalar_on(other.get(), "SELECT pg_try_advisory_lock(43)"), "t");
+  EXPECT_EQ(scalar_on(other.get(), "SELECT pg_try_advisory_lock(0, 42)"), "t");
+
+  // A blocked lock is granted once the holder unlocks.
+  std::atomic<bool> granted{false};
+  std::thread waiter([&] {
+    EXPECT_EQ(scalar_on(other.get(), "SELECT pg_advisory_lock(42)"), "");
+    granted = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_FALSE(granted.load());
+  EXPECT_EQ(Scalar("SELECT pg_advisory_unlock(42)"), "t");
+  waiter.join();
+  EXPECT_TRUE(granted.load());
+  EXPECT_EQ(Scalar("SELECT pg_try_advisory_lock(42)"), "f");
+
+  // lock_timeout and cancel end a wait with PostgreSQL's errors.
+  EXPECT_TRUE(One("SET lock_timeout = '100ms'").ok);
+  ExecuteResult r = One("SELECT pg_advisory_lock(42)");
+  EXPECT_EQ(r.error.sqlstate, "55P03");
+  EXPECT_EQ(r.error.message, "canceling statement due to lock timeout");
+  EXPECT_TRUE(One("RESET lock_timeout").ok);
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    session_->Cancel();
+  });
+  r = One("SELECT pg_advisory_lock(42)");
+  canceller.join();
+  EXPECT_EQ(r.error.sqlstate, "57014");
+
+  // Transaction-level locks end with the transaction; shared locks share.
+  EXPECT_TRUE(One("BEGIN").ok);
+  EXPECT_EQ(Scalar("SELECT pg_advisory_xact_lock_shared(7)"), "");
+  EXPECT_EQ(scalar_on(other.get(), "SELECT pg_try_advisory_lock_shared(7)"),
+            "t");
+  EXPECT_EQ(scalar_on(other.get(), "SELECT pg_advisory_unlock_shared(7)"), "t");
+  EXPECT_EQ(scalar_on(other.get(), "SELECT pg_try_advisory_lock(7)"), "f");
+  EXPECT_TRUE(One("COMMIT").ok);
+  EXPECT_EQ(scalar_on(other.get(), "SELECT pg_try_advisory_lock(7)"), "t");
+
+  // Each waiting for the other: one of the two waits gets 40P01 after
+  // about a second; once that session lets go, the other gets its lock.
+  EXPECT_EQ(Scalar("SELECT pg_advisory_lock(100)"), "");
+  EXPECT_EQ(scalar_on(other.get(), "SELECT pg_advisory_lock(200)"), "");
+  std::string mine, theirs;
+  auto wait_for = [&](Session* s, const char* sql, std::string* result) {
+    *result = scalar_on(s, sql);
+    if (!result->empty()) scalar_on(s, "SELECT pg_advisory_unlock_all()");
+  };
+  std::thread a(wait_for, session_.get(), "SELECT pg_advisory_lock(200)",
+                &mine);
+  std::thread b(wait_for, other.get(), "SELECT pg_advisory_lock(100)", &theirs);
+  a.join();
+  b.join();
+  EXPECT_TRUE((mine == "error 40P01") != (theirs == "error 40P01"))
+      << mine << " / " << theirs;
+  EXPECT_TRUE(mine.empty() || theirs.empty()) << mine << " / " << theirs;
+
+  // A session's end releases everything it held.
+  other.reset();
+  EXPECT_EQ(Scalar("SELECT pg_try_advisory_lock(42)"), "t");
+  EXPECT_EQ(Scalar("SELECT pg_try_advisory_lock(0, 42)"), "t");
 }
 
 }  // namespace
