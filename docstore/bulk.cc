@@ -1,11 +1,25 @@
-// Bulk load: many documents into one collection with one prepared INSERT,
-// no savepoint per document, and counter rows written once per call.
+// Bulk load: many documents into one collection with multi-row INSERT
+// statements, no savepoint per document, and counter rows written once per
+// call.
+//
+// One SQLite statement per document costs more than the B-tree work it
+// does (a statement journal, three cursors opened and sought from the root,
+// the statement's end): a statement of 64 rows keeps its cursors on the
+// last page, where a sorted load appends. A statement that fails on a
+// constraint leaves nothing behind (SQLite's statement journal), and its
+// rows go again one by one to find the failing document.
+#include <array>
 #include <cstring>
 
 #include "docstore/internal.h"
 
 namespace kova::docstore {
 namespace {
+
+// Rows per multi-row statement; fewer go in power-of-two pieces, so that a
+// collection needs at most 7 prepared INSERTs.
+constexpr size_t kRowsPerStatement = 64;
+constexpr size_t kStatementSizes = 7;  // 64, 32, ..., 1
 
 // An autoincrement field of the collection, numbered locally between the
 // first value the counter code hands out and the end of the call.
@@ -22,6 +36,13 @@ struct LocalCounter {
   int64_t last = 0;
 };
 
+// The local state of one counter at some document, to go back to when the
+// documents after it turn out not to be stored.
+struct CounterMark {
+  bool valid, dirty, handed, inert;
+  int64_t last;
+};
+
 // ObjectIds from a context of the loading thread: the default context
 // checks the process id on every id (a system call per document).
 bson_context_t* OidContext() {
@@ -33,163 +54,206 @@ bson_context_t* OidContext() {
   return holder.context;
 }
 
-}  // namespace
+using HandedOut = std::map<std::string, std::pair<std::string, int64_t>>;
 
-Status SessionImpl::InsertManyLocked(const CollectionMeta& meta,
-                                     const bson_t* const* docs, size_t count,
-                                     size_t* inserted) {
-  *inserted = 0;
-  if (is_counters(meta)) {
-    return Status::Error(Code::kIllegalOperation,
-                         "admin.counters takes documents one at a time");
-  }
-  sqlite3_stmt* raw;
-  Status s = Prepare(meta.insert_sql, &raw);
-  if (!s.ok()) return s;
-  std::vector<LocalCounter> counters(meta.autoincrement.size());
-  for (size_t k = 0; k < counters.size(); k++) {
-    counters[k].field = &meta.autoincrement[k];
-    counters[k].id = CounterId(meta.ns, meta.autoincrement[k]);
-  }
-  // Writes the locally numbered counters back (once per call).
-  auto flush = [&]() {
-    Status result;
-    for (LocalCounter& c : counters) {
-      if (!c.valid) continue;
-      if (c.dirty) {
-        Status w = StoreCounterLast(c.id, c.row, c.last);
-        if (!w.ok() && result.ok()) result = w;
-      }
-      if (c.handed) {
-        auto& entry = handed_out_[c.id];
-        entry.first = meta.ns;
-        entry.second = c.last;
-      }
-      c.valid = c.dirty = c.handed = false;
+class BulkLoader {
+ public:
+  BulkLoader(SessionImpl* session, const CollectionMeta& meta,
+             HandedOut* handed_out)
+      : session_(session), meta_(meta), handed_out_(handed_out) {
+    counters_.resize(meta.autoincrement.size());
+    for (size_t k = 0; k < counters_.size(); k++) {
+      counters_[k].field = &meta.autoincrement[k];
+      counters_[k].id = CounterId(meta.ns, meta.autoincrement[k]);
     }
-    return result;
-  };
-  auto fail = [&](Status error) {
-    Status f = flush();
-    (void)f;
-    return error;
-  };
+    bson_init(&out_);
+  }
+  ~BulkLoader() {
+    for (sqlite3_stmt* stmt : statements_)
+      if (stmt) sqlite3_clear_bindings(stmt);
+    bson_destroy(&out_);
+  }
 
-  bson_t out;
-  bson_init(&out);
-  struct Destroy {
-    bson_t* doc;
-    ~Destroy() { bson_destroy(doc); }
-  } destroy{&out};
-  std::vector<std::pair<LocalCounter*, int64_t>> sent;
-  bson_context_t* oid_context = OidContext();
-  for (size_t n = 0; n < count; n++) {
-    const bson_t* doc = docs[n];
-    bson_reinit(&out);
+  Status Run(const bson_t* const* docs, size_t count, size_t* inserted) {
+    *inserted = 0;
+    for (size_t n = 0; n < count; n++) {
+      LocateFields(docs[n]);
+      // A document that needs the counter code starts a chunk: that code
+      // writes admin.counters, which cannot be taken back with the local
+      // state when a later document of the chunk fails.
+      if (pending_ > 0 &&
+          (pending_ == kRowsPerStatement || NeedsCounterCode())) {
+        Status s = FlushChunk(inserted);
+        if (!s.ok()) return Fail(s);
+      }
+      Status s = BuildRow(docs[n]);
+      if (!s.ok()) {
+        // The documents before it are stored, as one by one.
+        Status f = FlushChunk(inserted);
+        return Fail(f.ok() ? s : f);
+      }
+    }
+    Status s = FlushChunk(inserted);
+    if (!s.ok()) return Fail(s);
+    return WriteCounters();
+  }
+
+ private:
+  struct Slot {
+    std::string bytes;  // the stored document
+    std::vector<CounterMark> marks;
+  };
+  struct SentField {
+    bool present = false;
     bson_iter_t it;
-    if (!bson_iter_init(&it, doc)) {
-      return fail(Status::Error(Code::kBadValue, "invalid BSON document"));
+  };
+
+  // One pass over the document's top-level fields for its _id and the
+  // autoincrement fields it sends (the first of each name counts).
+  void LocateFields(const bson_t* doc) {
+    sent_at_.assign(counters_.size(), SentField{});
+    has_id_ = false;
+    bson_iter_t it;
+    if (!bson_iter_init(&it, doc)) return;
+    while (bson_iter_next(&it)) {
+      const char* key = bson_iter_key(&it);
+      uint32_t len = bson_iter_key_len(&it);
+      if (len == 3 && memcmp(key, "_id", 3) == 0) {
+        if (!has_id_) {
+          has_id_ = true;
+          id_ = it;
+        }
+        continue;
+      }
+      for (size_t k = 0; k < counters_.size(); k++) {
+        const std::string& field = *counters_[k].field;
+        if (!sent_at_[k].present && field.size() == len &&
+            memcmp(field.data(), key, len) == 0) {
+          sent_at_[k].present = true;
+          sent_at_[k].it = it;
+        }
+      }
     }
-    bson_iter_t id;
-    bool has_id = bson_iter_init_find(&id, doc, "_id");
-    if (has_id) {
-      switch (bson_iter_type(&id)) {
+  }
+
+  // Whether an omitted autoincrement field of the located document takes
+  // its value from the counter code rather than from the local numbering.
+  bool NeedsCounterCode() {
+    for (size_t k = 0; k < counters_.size(); k++) {
+      const LocalCounter& c = counters_[k];
+      if (!sent_at_[k].present && (!c.valid || !NextLocal(c))) return true;
+    }
+    return false;
+  }
+
+  // last + increment while it stays within the bounds; the counter code
+  // handles everything else (cycling, exhaustion). Not up to the start:
+  // the counter code resumes from the highest stored value (rule 7).
+  static std::optional<int64_t> NextLocal(const LocalCounter& c) {
+    int64_t next;
+    if (!__builtin_add_overflow(c.last, c.row.increment, &next) &&
+        next >= c.row.min && next <= c.row.max &&
+        (c.row.increment > 0 ? next > c.row.start : next < c.row.start))
+      return next;
+    return std::nullopt;
+  }
+
+  // The stored form of `doc` (its _id first, then its fields, then the
+  // omitted autoincrement values) into the next slot of the chunk, with the
+  // counters' state before its sent values count in the chunk's marks.
+  Status BuildRow(const bson_t* doc) {
+    bson_reinit(&out_);
+    bson_iter_t it;
+    if (!bson_iter_init(&it, doc))
+      return Status::Error(Code::kBadValue, "invalid BSON document");
+    if (has_id_) {
+      switch (bson_iter_type(&id_)) {
         case BSON_TYPE_ARRAY:
         case BSON_TYPE_REGEX:
         case BSON_TYPE_UNDEFINED:
-          return fail(Status::Error(
-              Code::kBadValue, "_id cannot be an array, a regex or undefined"));
+          return Status::Error(Code::kBadValue,
+                               "_id cannot be an array, a regex or undefined");
         default:
           break;
       }
-      bson_append_iter(&out, "_id", 3, &id);
-    } else {
-      bson_oid_t oid;
-      bson_oid_init(&oid, oid_context);
-      bson_append_oid(&out, "_id", 3, &oid);
-    }
-    if (!has_id) {
-      // The common case (COPY): the fields follow _id unchanged, in one copy.
-      bson_concat(&out, doc);
-    } else {
+      bson_append_iter(&out_, "_id", 3, &id_);
       while (bson_iter_next(&it)) {
         if (bson_iter_key_len(&it) == 3 &&
             memcmp(bson_iter_key(&it), "_id", 3) == 0)
           continue;
-        bson_append_iter(&out, bson_iter_key(&it),
+        bson_append_iter(&out_, bson_iter_key(&it),
                          static_cast<int>(bson_iter_key_len(&it)), &it);
       }
+    } else {
+      bson_oid_t oid;
+      bson_oid_init(&oid, OidContext());
+      bson_append_oid(&out_, "_id", 3, &oid);
+      // The common case (COPY): the fields follow _id unchanged, in one copy.
+      bson_concat(&out_, doc);
     }
-    sent.clear();
-    for (LocalCounter& c : counters) {
-      bson_iter_t fit;
-      if (bson_iter_init(&fit, doc) && FindKeyExact(&fit, *c.field)) {
-        if (std::optional<int64_t> v = IntegralValue(&fit))
-          sent.emplace_back(&c, *v);
+    sent_.clear();
+    for (size_t k = 0; k < counters_.size(); k++) {
+      LocalCounter& c = counters_[k];
+      if (sent_at_[k].present) {
+        if (std::optional<int64_t> v = IntegralValue(&sent_at_[k].it))
+          sent_.emplace_back(&c, *v);
         continue;
       }
       int64_t value = 0;
-      bool local = false;
-      if (c.valid) {
-        // last + increment while it stays within the bounds; the counter
-        // code handles everything else (cycling, exhaustion).
-        // Not up to the start: the counter code resumes from the highest
-        // stored value (rule 7).
-        int64_t next;
-        if (!__builtin_add_overflow(c.last, c.row.increment, &next) &&
-            next >= c.row.min && next <= c.row.max &&
-            (c.row.increment > 0 ? next > c.row.start : next < c.row.start)) {
-          value = next;
-          local = true;
-        }
-      }
-      if (!local) {
-        if (c.valid) {
-          Status w =
-              c.dirty ? StoreCounterLast(c.id, c.row, c.last) : Status::OK();
-          if (c.handed) {
-            auto& entry = handed_out_[c.id];
-            entry.first = meta.ns;
-            entry.second = c.last;
-          }
-          c.valid = c.dirty = c.handed = false;
-          if (!w.ok()) return fail(w);
-        }
-        c.inert = false;
-        s = NextCounterValue(meta, *c.field, &value);
-        if (!s.ok()) return fail(s);
-        s = LoadCounterRow(c.id, &c.row);
-        if (!s.ok()) return fail(s);
-        c.valid = c.row.exists && c.row.last && *c.row.last == value;
-        c.last = value;
-      } else {
+      std::optional<int64_t> next;
+      if (c.valid) next = NextLocal(c);
+      if (next) {
+        value = *next;
         c.last = value;
         c.dirty = true;
         c.handed = true;
+      } else {
+        Status s = TakeFromCounterCode(c, &value);
+        if (!s.ok()) return s;
       }
-      AppendInteger(&out, *c.field, value);
+      AppendInteger(&out_, *c.field, value);
     }
-    bson_iter_t key;
-    bson_iter_init(&key, &out);
-    bson_iter_next(&key);
-    BindKey(raw, 1, &key);
-    sqlite3_bind_blob(raw, 2, bson_get_data(&out), out.len, SQLITE_STATIC);
-    int rc = sqlite3_step(raw);
-    if (rc != SQLITE_DONE) {
-      Status error = rc == SQLITE_CONSTRAINT_UNIQUE
-                         ? DuplicateKeyError(meta, &out)
-                         : SqliteError(db_, rc, "insert into " + meta.ns);
-      sqlite3_reset(raw);
-      sqlite3_clear_bindings(raw);
-      return fail(error);
+    // The document's slot: its bytes and where the counters stood.
+    if (slots_.size() <= pending_) slots_.emplace_back();
+    Slot& slot = slots_[pending_];
+    slot.bytes.assign(reinterpret_cast<const char*>(bson_get_data(&out_)),
+                      out_.len);
+    slot.marks.resize(counters_.size());
+    for (size_t k = 0; k < counters_.size(); k++) {
+      const LocalCounter& c = counters_[k];
+      slot.marks[k] = {c.valid, c.dirty, c.handed, c.inert, c.last};
     }
-    sqlite3_reset(raw);
-    // A sent value beyond the counter moves it (rule 3): tracked locally
-    // and written once per call, not once per document.
-    for (const auto& [c, v] : sent) {
+    pending_++;
+    // A sent value beyond the counter moves it (rule 3), as if the document
+    // were stored; undone with the marks when it is not.
+    return MoveForSentValues();
+  }
+
+  // The next value from the counter code (which writes admin.counters),
+  // after writing back what was numbered locally.
+  Status TakeFromCounterCode(LocalCounter& c, int64_t* value) {
+    if (c.valid) {
+      Status w = c.dirty ? session_->StoreCounterLast(c.id, c.row, c.last)
+                         : Status::OK();
+      NoteHandedOut(c);
+      c.valid = c.dirty = c.handed = false;
+      if (!w.ok()) return w;
+    }
+    c.inert = false;
+    Status s = session_->NextCounterValue(meta_, *c.field, value);
+    if (!s.ok()) return s;
+    s = session_->LoadCounterRow(c.id, &c.row);
+    if (!s.ok()) return s;
+    c.valid = c.row.exists && c.row.last && *c.row.last == *value;
+    c.last = *value;
+    return Status::OK();
+  }
+
+  Status MoveForSentValues() {
+    for (const auto& [c, v] : sent_) {
       if (!c->valid && !c->inert) {
-        s = LoadCounterRow(c->id, &c->row);
-        if (!s.ok()) return fail(s);
+        Status s = session_->LoadCounterRow(c->id, &c->row);
+        if (!s.ok()) return s;
         if (c->row.exists && c->row.last) {
           c->valid = true;
           c->last = *c->row.last;
@@ -203,10 +267,202 @@ Status SessionImpl::InsertManyLocked(const CollectionMeta& meta,
         c->dirty = true;
       }
     }
-    ++*inserted;
+    return Status::OK();
   }
-  sqlite3_clear_bindings(raw);
-  return flush();
+
+  void NoteHandedOut(const LocalCounter& c) {
+    if (!c.handed) return;
+    auto& entry = (*handed_out_)[c.id];
+    entry.first = meta_.ns;
+    entry.second = c.last;
+  }
+
+  // The counters as they stood when the chunk's document `index` was built
+  // (its omitted values taken, its sent values not yet counted).
+  void RewindTo(size_t index) {
+    const Slot& slot = slots_[index];
+    for (size_t k = 0; k < counters_.size(); k++) {
+      LocalCounter& c = counters_[k];
+      const CounterMark& m = slot.marks[k];
+      c.valid = m.valid;
+      c.dirty = m.dirty;
+      c.handed = m.handed;
+      c.inert = m.inert;
+      c.last = m.last;
+    }
+  }
+
+  // Stores the chunk's documents; on failure *inserted counts the documents
+  // stored before the failing one and the counters are rewound to it.
+  Status FlushChunk(size_t* inserted) {
+    size_t done = 0;
+    while (done < pending_) {
+      size_t level = 0;
+      size_t rows = kRowsPerStatement;
+      while (rows > pending_ - done) {
+        rows /= 2;
+        level++;
+      }
+      sqlite3_stmt* stmt;
+      Status s = StatementFor(level, rows, &stmt);
+      if (!s.ok()) {
+        RewindTo(done);
+        *inserted += done;
+        pending_ = 0;
+        return s;
+      }
+      for (size_t r = 0; r < rows; r++) {
+        const std::string& bytes = slots_[done + r].bytes;
+        bson_t view;
+        bson_init_static(&view, reinterpret_cast<const uint8_t*>(bytes.data()),
+                         bytes.size());
+        bson_iter_t key;
+        bson_iter_init(&key, &view);
+        bson_iter_next(&key);
+        BindKey(stmt, static_cast<int>(2 * r + 1), &key);
+        sqlite3_bind_blob(stmt, static_cast<int>(2 * r + 2), bytes.data(),
+                          static_cast<int>(bytes.size()), SQLITE_STATIC);
+      }
+      int rc = sqlite3_step(stmt);
+      if (rc == SQLITE_DONE) sqlite3_reset(stmt);
+      if (rc != SQLITE_DONE) {
+        size_t failed = done;
+        Status error;
+        if ((rc & 0xff) == SQLITE_CONSTRAINT && rows > 1) {
+          // Nothing of the statement stayed: one by one to find the document.
+          sqlite3_reset(stmt);
+          error = InsertOneByOne(done, rows, &failed);
+        } else {
+          error = ErrorOf(rc, slots_[done]);
+          sqlite3_reset(stmt);
+        }
+        if (!error.ok()) {
+          RewindTo(failed);
+          *inserted += failed;
+          pending_ = 0;
+          return error;
+        }
+      }
+      done += rows;
+    }
+    *inserted += pending_;
+    pending_ = 0;
+    return Status::OK();
+  }
+
+  // The slots [first, first + rows) with the one-row statement; *failed is
+  // the slot that failed.
+  Status InsertOneByOne(size_t first, size_t rows, size_t* failed) {
+    sqlite3_stmt* stmt;
+    Status s = StatementFor(kStatementSizes - 1, 1, &stmt);
+    if (!s.ok()) {
+      *failed = first;
+      return s;
+    }
+    for (size_t r = first; r < first + rows; r++) {
+      const std::string& bytes = slots_[r].bytes;
+      bson_t view;
+      bson_init_static(&view, reinterpret_cast<const uint8_t*>(bytes.data()),
+                       bytes.size());
+      bson_iter_t key;
+      bson_iter_init(&key, &view);
+      bson_iter_next(&key);
+      BindKey(stmt, 1, &key);
+      sqlite3_bind_blob(stmt, 2, bytes.data(), static_cast<int>(bytes.size()),
+                        SQLITE_STATIC);
+      int rc = sqlite3_step(stmt);
+      if (rc != SQLITE_DONE) {
+        *failed = r;
+        Status error = ErrorOf(rc, slots_[r]);
+        sqlite3_reset(stmt);
+        return error;
+      }
+      sqlite3_reset(stmt);
+    }
+    return Status::OK();
+  }
+
+  Status ErrorOf(int rc, const Slot& slot) {
+    if (rc == SQLITE_CONSTRAINT_UNIQUE) {
+      bson_t view;
+      bson_init_static(&view,
+                       reinterpret_cast<const uint8_t*>(slot.bytes.data()),
+                       slot.bytes.size());
+      return session_->DuplicateKeyError(meta_, &view);
+    }
+    return SqliteError(session_->db(), rc, "insert into " + meta_.ns);
+  }
+
+  // The INSERT of `rows` documents (rows = kRowsPerStatement >> level).
+  Status StatementFor(size_t level, size_t rows, sqlite3_stmt** stmt) {
+    if (statements_[level]) {
+      *stmt = statements_[level];
+      return Status::OK();
+    }
+    std::string sql;
+    if (rows == 1) {
+      sql = meta_.insert_sql;
+    } else {
+      sql = "INSERT INTO " + meta_.table + "(kid, doc) VALUES";
+      for (size_t r = 0; r < rows; r++) {
+        if (r) sql += ",";
+        sql += "(?" + std::to_string(2 * r + 1) + ",?" +
+               std::to_string(2 * r + 2) + ")";
+      }
+    }
+    Status s = session_->Prepare(sql, stmt);
+    if (s.ok()) statements_[level] = *stmt;
+    return s;
+  }
+
+  // Writes the locally numbered counters back (once per call).
+  Status WriteCounters() {
+    Status result;
+    for (LocalCounter& c : counters_) {
+      if (!c.valid) continue;
+      if (c.dirty) {
+        Status w = session_->StoreCounterLast(c.id, c.row, c.last);
+        if (!w.ok() && result.ok()) result = w;
+      }
+      NoteHandedOut(c);
+      c.valid = c.dirty = c.handed = false;
+    }
+    return result;
+  }
+
+  Status Fail(Status error) {
+    Status w = WriteCounters();
+    (void)w;
+    return error;
+  }
+
+  SessionImpl* session_;
+  const CollectionMeta& meta_;
+  HandedOut* handed_out_;
+  std::vector<LocalCounter> counters_;
+  // The current document's _id and sent autoincrement fields.
+  bool has_id_ = false;
+  bson_iter_t id_;
+  std::vector<SentField> sent_at_;
+  std::vector<std::pair<LocalCounter*, int64_t>> sent_;
+  bson_t out_;
+  std::vector<Slot> slots_;
+  size_t pending_ = 0;  // documents built and not yet stored
+  std::array<sqlite3_stmt*, kStatementSizes> statements_{};
+};
+
+}  // namespace
+
+Status SessionImpl::InsertManyLocked(const CollectionMeta& meta,
+                                     const bson_t* const* docs, size_t count,
+                                     size_t* inserted) {
+  *inserted = 0;
+  if (is_counters(meta)) {
+    return Status::Error(Code::kIllegalOperation,
+                         "admin.counters takes documents one at a time");
+  }
+  BulkLoader loader(this, meta, &handed_out_);
+  return loader.Run(docs, count, inserted);
 }
 
 Status Session::InsertMany(std::string_view db, std::string_view collection,

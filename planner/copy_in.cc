@@ -613,6 +613,14 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
   if (!s.runtime_.Attach(s.storage_->connection(), &error)) return Fail(error);
   std::shared_ptr<DmlPlan> dml;
   if (!s.PrepareCopyInsert(table, &dml, &error)) return Fail(error);
+  // From here to the end a cancel does not interrupt SQLite (see
+  // BeginBulkWrite); the loop below checks for it between batches and rows.
+  if (!s.BeginBulkWrite())
+    return Fail(Err("57014", "canceling statement due to user request"));
+  struct BulkWriteEnd {
+    SessionImpl& s;
+    ~BulkWriteEnd() { s.EndBulkWrite(); }
+  } bulk_write_end{s};
 
   const size_t ncols = table->columns.size();
   // Rows go in batches unless a row may depend on the rows before it being
@@ -688,6 +696,13 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
     ptrs.resize(ndocs);
     for (size_t i = 0; i < ndocs; i++) ptrs[i] = &docs[i];
     size_t inserted = 0;
+    if (s.cancel_) {
+      error = Err("57014", "canceling statement due to user request");
+      size_t pending = ndocs;
+      destroy_docs();
+      consume_counters(pending);
+      return false;
+    }
     docstore::Status is = s.storage_->InsertMany(dml->db, dml->collection,
                                                  ptrs.data(), ndocs, &inserted);
     processed += static_cast<int64_t>(inserted);
@@ -796,6 +811,10 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
   auto process_line = [&](std::string_view line) -> bool {
     if (!parse_row(line, &error)) return false;
     if (!batch) {
+      if (s.cancel_) {
+        error = Err("57014", "canceling statement due to user request");
+        return false;
+      }
       if (!s.InsertCopyRow(*dml, &row, &provided, &error)) {
         if (error.sqlstate == "23505")
           error = with_context(error, false, line);

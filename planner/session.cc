@@ -483,10 +483,26 @@ void SessionImpl::Sync() {
 
 void SessionImpl::Cancel() {
   if (!running_) return;
-  cancel_ = true;
+  {
+    std::lock_guard<std::mutex> lock(interrupt_mu_);
+    cancel_ = true;
+    if (!bulk_writing_) sqlite3_interrupt(storage_->connection());
+  }
   { std::lock_guard<std::mutex> lock(sleep_mu_); }
   sleep_cv_.notify_all();
-  sqlite3_interrupt(storage_->connection());
+}
+
+bool SessionImpl::BeginBulkWrite() {
+  std::lock_guard<std::mutex> lock(interrupt_mu_);
+  // A cancel that came before took the interrupt path; it is seen here.
+  if (cancel_) return false;
+  bulk_writing_ = true;
+  return true;
+}
+
+void SessionImpl::EndBulkWrite() {
+  std::lock_guard<std::mutex> lock(interrupt_mu_);
+  bulk_writing_ = false;
 }
 
 void SessionImpl::Terminate() {

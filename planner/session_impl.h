@@ -475,6 +475,16 @@ class SessionImpl : public Session,
   bool holds_xact_advisory_ = false;    // one released at transaction end
   ResultSink* running_sink_ = nullptr;  // where a running statement's
                                         // notices go
+  // Set while a bulk insert runs (COPY's batches). Cancel() then only sets
+  // cancel_, checked between batches: SQLite checks its interrupt flag
+  // inside a multi-row INSERT, and an interrupted write statement rolls
+  // back the whole transaction, savepoints and the block's earlier work.
+  std::mutex interrupt_mu_;
+  bool bulk_writing_ = false;  // guarded by interrupt_mu_
+  // Marks the start and end of a bulk insert; BeginBulkWrite returns false
+  // (and marks nothing) when the statement was cancelled already.
+  bool BeginBulkWrite();
+  void EndBulkWrite();
   std::mutex sleep_mu_;
   std::condition_variable sleep_cv_;
 };
