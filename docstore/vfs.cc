@@ -314,16 +314,31 @@ int Read(sqlite3_file* file, void* buf, int amount, sqlite3_int64 offset) {
   return SQLITE_OK;
 }
 
+// The unix VFS keeps only the low 17 bits of a write's size (it asserts
+// that writes stay under 128 KiB), so a larger one writes a remainder or
+// nothing and fails with SQLITE_FULL. SQLite writes that much at once when
+// a statement journal of more than 128 KiB spills to its file.
+int WriteInPieces(sqlite3_file* real, const void* buf, int amount,
+                  sqlite3_int64 offset) {
+  const char* data = static_cast<const char*>(buf);
+  int rc = SQLITE_OK;
+  for (int done = 0; done < amount && rc == SQLITE_OK;
+       done += static_cast<int>(kWalWriteChunk)) {
+    int n = std::min(static_cast<int>(kWalWriteChunk), amount - done);
+    rc = real->pMethods->xWrite(real, data + done, n, offset + done);
+  }
+  return rc;
+}
+
 int Write(sqlite3_file* file, const void* buf, int amount,
           sqlite3_int64 offset) {
   KovaFile* f = Of(file);
   if (f->cache && !f->pending) {
-    int rc = f->real->pMethods->xWrite(f->real, buf, amount, offset);
+    int rc = WriteInPieces(f->real, buf, amount, offset);
     Invalidate(f->cache, offset, offset + amount);
     return rc;
   }
-  if (!f->pending)
-    return f->real->pMethods->xWrite(f->real, buf, amount, offset);
+  if (!f->pending) return WriteInPieces(f->real, buf, amount, offset);
   std::string& pending = *f->pending;
   if (!pending.empty() &&
       offset !=
