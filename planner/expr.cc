@@ -1186,6 +1186,14 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
   std::string full = sql::JoinNames(f->funcname, f->n_funcname);
   std::string name = Lower(full);
   if (name.rfind("pg_catalog.", 0) == 0) name = name.substr(11);
+  if (f->over) {
+    if (!scope_) {
+      *error =
+          Err("42P20", "window functions are not allowed here", f->location);
+      return false;
+    }
+    return scope_->AnalyzeWindowCall(f, name, out, error);
+  }
   if (!f->over &&
       (name == "count" || name == "sum" || name == "avg" || name == "min" ||
        name == "max" || name == "bool_and" || name == "bool_or" ||
@@ -1476,19 +1484,29 @@ bool Analyzer::AnalyzeSqlValueFunction(const PgQuery__SQLValueFunction* f,
 
 namespace kova::planner {
 
+bool Analyzer::AnalyzeWindowAggregate(const PgQuery__FuncCall* f,
+                                      const std::string& name,
+                                      std::unique_ptr<Expr>* out,
+                                      PgError* error) {
+  window_call_ = true;
+  return AnalyzeAggregate(f, name, out, error);
+}
+
 bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
                                 const std::string& name,
                                 std::unique_ptr<Expr>* out, PgError* error) {
   using namespace expr_detail;
+  const bool window = window_call_;
+  window_call_ = false;
   const char* context = "this context";
-  if (!scope_ || !scope_->AggregatesAllowed(&context)) {
+  if (!window && (!scope_ || !scope_->AggregatesAllowed(&context))) {
     *error =
         Err("42803",
             std::string("aggregate functions are not allowed in ") + context,
             f->location);
     return false;
   }
-  if (in_aggregate_) {
+  if (in_aggregate_ && !window) {
     *error =
         Err("42803", "aggregate function calls cannot be nested", f->location);
     return false;
@@ -1507,7 +1525,7 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
   auto add_filter = [&]() {
     if (!f->agg_filter) return true;
     std::unique_ptr<Expr> cond;
-    in_aggregate_ = true;
+    in_aggregate_ = !window;
     bool ok = Analyze(f->agg_filter, &cond, error) &&
               Coerce(&cond, oid::kBool, -1, error);
     in_aggregate_ = false;
@@ -1536,7 +1554,8 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
     *out = std::move(e);
     return true;
   }
-  in_aggregate_ = true;
+  // A window aggregate's arguments may hold the query's aggregates.
+  in_aggregate_ = !window;
   for (size_t i = 0; i < f->n_args; i++) {
     std::unique_ptr<Expr> arg;
     if (!Analyze(f->args[i], &arg, error)) {

@@ -44,6 +44,10 @@ struct Expr {
     kColumn,     // a column of a row: `name` is its SQL expression
     kAggregate,  // name over args (none for count(*)); `distinct`
     kSubquery,   // name: "exists", "scalar", "in" (args[0] the operand)
+    // name OVER (...): args are the call's `param` arguments (an
+    // aggregate's: the kAggregate) then the window's keys; subquery_sql
+    // is the OVER clause.
+    kWindow,
   };
   Kind kind = Kind::kConst;
   uint32_t type = oid::kUnknown;
@@ -113,6 +117,18 @@ class ExprScope {
   virtual bool AggregatesAllowed(const char** context) = 0;
   virtual bool AnalyzeSubLink(const PgQuery__SubLink* link,
                               std::unique_ptr<Expr>* out, PgError* error) = 0;
+  // name(...) OVER (...), `name` lower case without pg_catalog.
+  virtual bool AnalyzeWindowCall(const PgQuery__FuncCall* f,
+                                 const std::string& name,
+                                 std::unique_ptr<Expr>* out, PgError* error) {
+    (void)name;
+    (void)out;
+    *error = PgError{};
+    error->sqlstate = "42P20";
+    error->message = "window functions are not allowed here";
+    error->position = f->location >= 0 ? f->location + 1 : 0;
+    return false;
+  }
   // A call the scope computes itself (select-list unnest): true with *out.
   virtual bool ReplaceCall(const PgQuery__FuncCall* f,
                            std::unique_ptr<Expr>* out) {
@@ -142,6 +158,12 @@ class Analyzer {
 
   // PostgreSQL's name for an output column without an alias.
   static std::string ColumnName(const PgQuery__Node* node);
+  // An aggregate call analysed as a window function's: neither nested
+  // in nor grouping the query's aggregates.
+  bool AnalyzeWindowAggregate(const PgQuery__FuncCall* f,
+                              const std::string& name,
+                              std::unique_ptr<Expr>* out, PgError* error);
+  bool in_aggregate() const { return in_aggregate_; }
 
   void set_scope(ExprScope* scope) { scope_ = scope; }
   ExprScope* scope() const { return scope_; }
@@ -203,6 +225,7 @@ class Analyzer {
   std::vector<uint32_t>* param_types_;
   ExprScope* scope_ = nullptr;
   bool in_aggregate_ = false;
+  bool window_call_ = false;  // AnalyzeAggregate for a window function
 };
 
 // Resolves a TypeName node into an OID and typmod (42704 when unknown).

@@ -244,6 +244,8 @@ bool QueryCompiler::AddFromItem(const PgQuery__Node* node, std::string* sql,
           std::string alias = rv->alias && rv->alias->aliasname
                                   ? rv->alias->aliasname
                                   : rv->relname;
+          if (owner->recursive_with_)
+            return AddRecursiveCteRef(rv, cte, owner, alias, names, sql, error);
           // The WITH query sees the entries before it, not itself.
           size_t saved = owner->visible_ctes_;
           owner->visible_ctes_ = index;
@@ -375,62 +377,8 @@ bool QueryCompiler::AddFromItem(const PgQuery__Node* node, std::string* sql,
       entries_.push_back(std::move(entry));
       return true;
     }
-    case PG_QUERY__NODE__NODE_JOIN_EXPR: {
-      const PgQuery__JoinExpr* j = node->join_expr;
-      std::string left, right;
-      if (!AddFromItem(j->larg, &left, error)) return false;
-      if (!AddFromItem(j->rarg, &right, error)) return false;
-      const char* kind = "JOIN";
-      switch (j->jointype) {
-        case PG_QUERY__JOIN_TYPE__JOIN_LEFT:
-          kind = "LEFT JOIN";
-          break;
-        case PG_QUERY__JOIN_TYPE__JOIN_RIGHT:
-          kind = "RIGHT JOIN";
-          break;
-        case PG_QUERY__JOIN_TYPE__JOIN_FULL:
-          kind = "FULL JOIN";
-          break;
-        default:
-          break;
-      }
-      std::string cond;
-      if (j->n_using_clause > 0 || j->is_natural) {
-        *error = Err("0A000",
-                     "JOIN ... USING and NATURAL JOIN are not "
-                     "supported yet");
-        return false;
-      }
-      if (j->quals) {
-        std::unique_ptr<Expr> e;
-        const char* saved = aggregate_context_;
-        aggregate_context_ = "JOIN conditions";
-        bool ok = analyzer_.Analyze(j->quals, &e, error) &&
-                  analyzer_.Coerce(&e, oid::kBool, -1, error);
-        aggregate_context_ = saved;
-        if (!ok) return false;
-        if (e->type != oid::kBool) {
-          *error = Err("42804",
-                       "argument of JOIN/ON must be type boolean, not type " +
-                           TypeName(e->type),
-                       e->location);
-          return false;
-        }
-        cond = Emit(*e);
-        if (emit_failed_) {
-          *error = emit_error_;
-          return false;
-        }
-      }
-      *sql = left + " " + kind + " " + right +
-             (cond.empty() ? (std::string(kind) == "JOIN" ? "" : " ON 1")
-                           : " ON " + cond);
-      if (j->alias) {
-        *error = Err("0A000", "aliases on JOIN are not supported yet");
-        return false;
-      }
-      return true;
-    }
+    case PG_QUERY__NODE__NODE_JOIN_EXPR:
+      return AddJoinItem(node->join_expr, sql, error);
     case PG_QUERY__NODE__NODE_RANGE_FUNCTION:
       return AddFunctionItem(node->range_function, sql, error);
     default:
@@ -516,17 +464,21 @@ bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
   std::vector<std::unique_ptr<Expr>> args;
   uint32_t type = oid::kInt4;
   const char* saved = aggregate_context_;
+  const char* saved_window = window_context_;
   aggregate_context_ = "functions in FROM";
+  window_context_ = "functions in FROM";
   for (size_t i = 0; i < f->n_args; i++) {
     std::unique_ptr<Expr> e;
     if (!analyzer_.Analyze(f->args[i], &e, error)) {
       aggregate_context_ = saved;
+      window_context_ = saved_window;
       return false;
     }
     if (e->type == oid::kInt8) type = oid::kInt8;
     args.push_back(std::move(e));
   }
   aggregate_context_ = saved;
+  window_context_ = saved_window;
   for (auto& e : args) {
     if (!analyzer_.Coerce(&e, type, -1, error)) return false;
     if (!IsInteger(e->type)) {
@@ -587,11 +539,22 @@ bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
     const RangeEntry* found_entry = nullptr;
     bool qualifier_seen = false;
     for (const auto& entry : scope->entries_) {
-      if (!qualifier.empty() && entry.alias != qualifier) continue;
+      if (!qualifier.empty() &&
+          (entry.alias != qualifier || !entry.qualifiable))
+        continue;
+      if (qualifier.empty() && entry.hidden) continue;
       qualifier_seen = true;
       const RangeEntry::Col* hit = nullptr;
-      for (const auto& c : entry.columns)
-        if (c.name == column) hit = &c;
+      for (const auto& c : entry.columns) {
+        if (c.name != column) continue;
+        if (hit) {
+          *error =
+              Err("42702", "column reference \"" + column + "\" is ambiguous",
+                  ref->location);
+          return false;
+        }
+        hit = &c;
+      }
       static RangeEntry::Col hidden_id;
       if (!hit && column == "_id" && entry.has_doc) {
         hidden_id = {"_id", oid::kText, -1,
@@ -616,7 +579,8 @@ bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
       e->domain = found->domain;
       e->name = found->sql;
       e->location = ref->location;
-      e->table_oid = found_entry->table_oid;
+      e->table_oid =
+          found->table_oid ? found->table_oid : found_entry->table_oid;
       e->attnum = found->attnum;
       *out = std::move(e);
       return true;
@@ -625,12 +589,35 @@ bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
       *error =
           Err("42703", "column " + qualifier + "." + column + " does not exist",
               ref->location);
+      // The one table that has it, as PostgreSQL suggests.
+      const RangeEntry* other = nullptr;
+      int tables = 0;
+      for (const auto& entry : scope->entries_) {
+        if (entry.alias.empty() || !entry.qualifiable ||
+            entry.alias == qualifier)
+          continue;
+        for (const auto& c : entry.columns)
+          if (c.name == column) other = &entry, tables++;
+      }
+      if (tables == 1)
+        error->hint = "Perhaps you meant to reference the column \"" +
+                      other->alias + "." + column + "\".";
       return false;
     }
   }
   if (!qualifier.empty()) {
     for (QueryCompiler* scope = this; scope; scope = scope->parent_) {
       for (const auto& entry : scope->entries_) {
+        if (entry.alias == qualifier && !entry.qualifiable) {
+          *error = Err("42P01",
+                       "invalid reference to FROM-clause entry for table \"" +
+                           qualifier + "\"",
+                       ref->location);
+          error->hint = "There is an entry for table \"" + qualifier +
+                        "\", but it cannot be referenced from this part of "
+                        "the query.";
+          return false;
+        }
         if (entry.relname == qualifier && entry.alias != qualifier) {
           *error = Err("42P01",
                        "invalid reference to FROM-clause entry for table \"" +
@@ -651,6 +638,7 @@ bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
       Err("42703", "column \"" + column + "\" does not exist", ref->location);
   // A column whose name differs only in case, as PostgreSQL suggests.
   for (const auto& entry : entries_) {
+    if (entry.alias.empty() || !entry.qualifiable) continue;
     for (const auto& c : entry.columns) {
       if (c.name.size() != column.size() || c.name == column) continue;
       bool same = true;
@@ -679,6 +667,7 @@ bool QueryCompiler::AggregatesAllowed(const char** context) {
 bool QueryCompiler::AnalyzeSubLink(const PgQuery__SubLink* link,
                                    std::unique_ptr<Expr>* out, PgError* error) {
   QueryCompiler sub(context_, this, out_);
+  sub.sublink_ = true;
   Compiled inner;
   inner.binds = std::move(out_->binds);
   inner.fallbacks = std::move(out_->fallbacks);
@@ -1122,6 +1111,8 @@ std::string QueryCompiler::Emit(const Expr& e) {
       return EmitFallback(e);
     case Expr::Kind::kMinMax:
       return EmitFallback(e);
+    case Expr::Kind::kWindow:
+      return EmitWindow(e);
   }
   return EmitFallback(e);
 }
@@ -1219,7 +1210,9 @@ bool QueryCompiler::ExpandStar(const PgQuery__ColumnRef* ref,
       ref->n_fields >= 2 ? FieldName(ref->fields[ref->n_fields - 2]) : "";
   bool any = false;
   for (const auto& entry : entries_) {
-    if (!qualifier.empty() && entry.alias != qualifier) continue;
+    if (!qualifier.empty() && (entry.alias != qualifier || !entry.qualifiable))
+      continue;
+    if (qualifier.empty() && entry.hidden) continue;
     any = true;
     for (const auto& c : entry.columns) {
       auto e = std::make_unique<Expr>();
@@ -1228,7 +1221,7 @@ bool QueryCompiler::ExpandStar(const PgQuery__ColumnRef* ref,
       e->typmod = c.typmod;
       e->name = c.sql;
       e->location = ref->location;
-      e->table_oid = entry.table_oid;
+      e->table_oid = c.table_oid ? c.table_oid : entry.table_oid;
       e->attnum = c.attnum;
       exprs->push_back(std::move(e));
       names->push_back(c.name);
@@ -1254,6 +1247,20 @@ bool QueryCompiler::CheckGrouping(const Expr& e,
   if (e.kind == Expr::Kind::kAggregate || e.kind == Expr::Kind::kSubquery ||
       e.kind == Expr::Kind::kConst || e.kind == Expr::Kind::kParam)
     return true;
+  if (e.kind == Expr::Kind::kWindow) {
+    // A window aggregate runs over the grouped rows: its arguments are
+    // grouped expressions too.
+    for (size_t i = 0; i < e.args.size(); i++) {
+      const Expr& a = *e.args[i];
+      if (static_cast<int>(i) < e.param && a.kind == Expr::Kind::kAggregate) {
+        for (const auto& aa : a.args)
+          if (!CheckGrouping(*aa, groups, error)) return false;
+      } else if (!CheckGrouping(a, groups, error)) {
+        return false;
+      }
+    }
+    return true;
+  }
   // An expression the statement groups by, as a whole.
   std::string sql = Emit(e);
   for (const auto& g : groups)
@@ -1300,10 +1307,8 @@ bool QueryCompiler::CompileSelect(const PgQuery__SelectStmt* s, Compiled* out,
   out_ = out;
   if (s->with_clause) {
     const PgQuery__WithClause* w = s->with_clause;
-    if (w->recursive) {
-      *error = Err("0A000", "WITH RECURSIVE is not supported yet", w->location);
-      return false;
-    }
+    // In WITH RECURSIVE every WITH query sees all of them (itself too).
+    recursive_with_ = w->recursive;
     for (size_t i = 0; i < w->n_ctes; i++) {
       const PgQuery__CommonTableExpr* cte = w->ctes[i]->common_table_expr;
       for (const auto* other : ctes_) {
@@ -1326,10 +1331,18 @@ bool QueryCompiler::CompileSelect(const PgQuery__SelectStmt* s, Compiled* out,
     // PostgreSQL analyses every WITH query, referenced or not: their errors
     // are the statement's. A scratch compile checks each one.
     for (size_t i = 0; i < ctes_.size(); i++) {
-      size_t saved = visible_ctes_;
-      visible_ctes_ = i;
       QueryCompiler check(context_, this, nullptr);
       Compiled scratch;
+      if (recursive_with_) {
+        check.out_ = &scratch;
+        std::string sql;
+        if (!check.AddRecursiveCteRef(nullptr, ctes_[i], this,
+                                      ctes_[i]->ctename, {}, &sql, error))
+          return false;
+        continue;
+      }
+      size_t saved = visible_ctes_;
+      visible_ctes_ = i;
       bool ok =
           check.CompileSelect(ctes_[i]->ctequery->select_stmt, &scratch, error);
       visible_ctes_ = saved;
@@ -1550,10 +1563,18 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     *error = Err("0A000", "SELECT INTO is not supported yet");
     return false;
   }
-  if (s->n_window_clause > 0 || s->locking_clause) {
-    if (s->n_window_clause > 0) {
-      *error = Err("0A000", "WINDOW is not supported yet");
-      return false;
+  select_ = s;
+  // WINDOW names are each defined once.
+  for (size_t i = 0; i < s->n_window_clause; i++) {
+    const PgQuery__WindowDef* w = s->window_clause[i]->window_def;
+    for (size_t k = 0; k < i; k++) {
+      if (std::string_view(s->window_clause[k]->window_def->name) == w->name) {
+        *error =
+            Err("42P20",
+                "window \"" + std::string(w->name) + "\" is already defined",
+                w->location);
+        return false;
+      }
     }
   }
   // FROM
@@ -1593,9 +1614,11 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
   if (s->where_clause) {
     std::unique_ptr<Expr> e;
     aggregate_context_ = "WHERE";
+    window_context_ = "WHERE";
     bool ok = analyzer_.Analyze(s->where_clause, &e, error) &&
               analyzer_.Coerce(&e, oid::kBool, -1, error);
     aggregate_context_ = nullptr;
+    window_context_ = nullptr;
     if (!ok) return false;
     if (e->type != oid::kBool) {
       *error = Err("42804",
@@ -1625,8 +1648,10 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     }
     std::unique_ptr<Expr> e;
     aggregate_context_ = "GROUP BY";
+    window_context_ = "GROUP BY";
     bool ok = analyzer_.Analyze(g, &e, error);
     aggregate_context_ = nullptr;
+    window_context_ = nullptr;
     if (!ok) {
       // An output column name.
       if (g->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
@@ -1649,9 +1674,11 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
   std::string having;
   std::unique_ptr<Expr> having_expr;
   if (s->having_clause) {
-    if (!analyzer_.Analyze(s->having_clause, &having_expr, error) ||
-        !analyzer_.Coerce(&having_expr, oid::kBool, -1, error))
-      return false;
+    window_context_ = "HAVING";
+    bool ok = analyzer_.Analyze(s->having_clause, &having_expr, error) &&
+              analyzer_.Coerce(&having_expr, oid::kBool, -1, error);
+    window_context_ = nullptr;
+    if (!ok) return false;
     having = Emit(*having_expr);
   }
   has_aggregates = saw_aggregate_;
@@ -1852,9 +1879,11 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
         continue;  // LIMIT ALL / LIMIT NULL
       std::unique_ptr<Expr> e;
       aggregate_context_ = k == 0 ? "LIMIT" : "OFFSET";
+      window_context_ = aggregate_context_;
       bool ok = analyzer_.Analyze(n, &e, error) &&
                 analyzer_.Coerce(&e, oid::kInt8, -1, error);
       aggregate_context_ = nullptr;
+      window_context_ = nullptr;
       if (!ok) return false;
       std::string v = Emit(*e);
       (k == 0 ? limit : offset) =

@@ -67,10 +67,27 @@ struct RangeEntry {
     int32_t typmod;
     std::string sql;  // how the statement reads it
     int16_t attnum;
-    uint32_t domain = 0;  // the column's domain (`type` is its base), or 0
+    uint32_t domain = 0;     // the column's domain (`type` is its base), or 0
+    uint32_t table_oid = 0;  // its table, in a join's entry (else the entry's)
   };
   std::vector<Col> columns;
   bool has_doc = false;  // a collection table (has _id and doc)
+  // A table inside a join that merges columns (USING, NATURAL) or has an
+  // alias: the join's own entry answers unqualified names and `*` for it.
+  bool hidden = false;
+  // False inside an aliased join, whose alias hides the inner names.
+  bool qualifiable = true;
+};
+
+// A WITH RECURSIVE query being compiled: how its recursive term reads the
+// rows of the previous step (query_recursive.cc).
+struct RecursiveCte {
+  enum class State { kNotUnion, kNonRecursiveTerm, kRecursiveTerm };
+  State state = State::kNotUnion;
+  std::string table;                     // the SQLite name of its working table
+  std::vector<RangeEntry::Col> columns;  // read as table.c0, c1, ...
+  int references = 0;
+  const class QueryCompiler* term_scope = nullptr;  // the recursive term's
 };
 
 class SqlRuntime;
@@ -121,6 +138,8 @@ class QueryCompiler : public ExprScope {
   bool AggregatesAllowed(const char** context) override;
   bool AnalyzeSubLink(const PgQuery__SubLink* link, std::unique_ptr<Expr>* out,
                       PgError* error) override;
+  bool AnalyzeWindowCall(const PgQuery__FuncCall* f, const std::string& name,
+                         std::unique_ptr<Expr>* out, PgError* error) override;
 
   // Resolves a RangeVar against the catalog: a table, admin.counters or a
   // view. Errors 42P01 as PostgreSQL.
@@ -147,6 +166,27 @@ class QueryCompiler : public ExprScope {
                             std::string* sql, PgError* error);
   bool AddSequenceRelation(const PgQuery__RangeVar* rv, std::string* sql,
                            PgError* error);
+  // JOIN, with USING / NATURAL column merging and aliases (query_join.cc).
+  bool AddJoinItem(const PgQuery__JoinExpr* j, std::string* sql,
+                   PgError* error);
+  // The entries [begin, end) a join's side sees, as (entry, column) pairs.
+  std::vector<std::pair<size_t, size_t>> SideColumns(size_t begin,
+                                                     size_t end) const;
+  // Window functions (query_window.cc): the OVER clause of `f` as SQL,
+  // with its keys appended to `keys` (grouping checks see them).
+  bool WindowSql(const PgQuery__WindowDef* def, int location, std::string* sql,
+                 std::vector<std::unique_ptr<Expr>>* keys, PgError* error);
+  bool WindowFrameSql(const PgQuery__WindowDef* def, bool has_order,
+                      uint32_t order_type, std::string* sql, PgError* error);
+  std::string EmitWindow(const Expr& e);
+  // WITH RECURSIVE (query_recursive.cc): a reference to WITH query `cte`
+  // of `owner`, as a derived table or, inside its own recursive term, as
+  // the working table.
+  bool AddRecursiveCteRef(const PgQuery__RangeVar* rv,
+                          const PgQuery__CommonTableExpr* cte,
+                          QueryCompiler* owner, const std::string& alias,
+                          const std::vector<std::string>& names,
+                          std::string* sql, PgError* error);
   bool CompileSimpleSelect(const PgQuery__SelectStmt* stmt, Compiled* out,
                            PgError* error);
   bool CompileValues(const PgQuery__SelectStmt* stmt, Compiled* out,
@@ -198,6 +238,16 @@ class QueryCompiler : public ExprScope {
   int* alias_counter_;
   int own_alias_counter_ = 0;
   const char* aggregate_context_ = nullptr;  // null: allowed
+  // Where window functions are not allowed (null: allowed), for 42P20.
+  const char* window_context_ = nullptr;
+  // An aggregate analysed as a window function does not group the query.
+  bool window_aggregate_ = false;
+  const PgQuery__SelectStmt* select_ = nullptr;  // for WINDOW names
+  bool sublink_ = false;  // compiles a subquery expression (SubLink)
+  // WITH RECURSIVE: every WITH query is visible to all of them.
+  bool recursive_with_ = false;
+  std::map<const PgQuery__CommonTableExpr*, RecursiveCte> recursive_;
+  std::vector<const PgQuery__CommonTableExpr*> recursive_stack_;
   bool saw_aggregate_ = false;
   PgError emit_error_;
   bool emit_failed_ = false;

@@ -186,7 +186,7 @@ int IntervalCollation(void*, int la, const void* a, int lb, const void* b) {
 struct ExactSum {
   bool any = false;
   bool is_decimal = false;
-  bool nan = false;
+  int64_t nans = 0;  // NaN values in (a window's frame may drop them)
   __int128 i = 0;
   Decimal d;
   int64_t count = 0;
@@ -205,26 +205,28 @@ std::string Int128ToString(__int128 v) {
   return std::string(s.rbegin(), s.rend());
 }
 
-void SumStep(sqlite3_context* ctx, int, sqlite3_value** argv) {
+// Adds (or, as a window's frame moves past it, removes) one value.
+void SumAdd(sqlite3_context* ctx, sqlite3_value* value, bool remove) {
   auto** slot = static_cast<ExactSum**>(
       sqlite3_aggregate_context(ctx, sizeof(ExactSum*)));
   if (!slot) return;
   if (!*slot) *slot = new ExactSum();
   ExactSum* acc = *slot;
-  int type = sqlite3_value_type(argv[0]);
+  int type = sqlite3_value_type(value);
   if (type == SQLITE_NULL) return;
   acc->any = true;
-  acc->count++;
+  acc->count += remove ? -1 : 1;
   if (type == SQLITE_INTEGER && !acc->is_decimal) {
-    acc->i += sqlite3_value_int64(argv[0]);
+    int64_t v = sqlite3_value_int64(value);
+    acc->i += remove ? -static_cast<__int128>(v) : v;
     return;
   }
   std::string text =
       type == SQLITE_INTEGER
-          ? std::to_string(sqlite3_value_int64(argv[0]))
-          : reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
+          ? std::to_string(sqlite3_value_int64(value))
+          : reinterpret_cast<const char*>(sqlite3_value_text(value));
   if (text == "NaN") {
-    acc->nan = true;
+    acc->nans += remove ? -1 : 1;
     return;
   }
   Decimal v;
@@ -237,18 +239,30 @@ void SumStep(sqlite3_context* ctx, int, sqlite3_value** argv) {
     Decimal::Parse(Int128ToString(acc->i), &acc->d);
     acc->is_decimal = true;
   }
-  acc->d = AddDecimal(acc->d, v, false);
+  acc->d = AddDecimal(acc->d, v, remove);
 }
 
-void FinishExact(sqlite3_context* ctx, bool average) {
+void SumStep(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  SumAdd(ctx, argv[0], false);
+}
+
+void SumInverse(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  SumAdd(ctx, argv[0], true);
+}
+
+// The result so far (a window's value) or at the end (then freed).
+void ResultExact(sqlite3_context* ctx, bool average, bool finish) {
   auto** slot = static_cast<ExactSum**>(sqlite3_aggregate_context(ctx, 0));
-  std::unique_ptr<ExactSum> acc(slot ? *slot : nullptr);
-  if (!acc || !acc->any) {
+  ExactSum* acc = slot ? *slot : nullptr;
+  std::unique_ptr<ExactSum> owned(finish ? acc : nullptr);
+  if (finish && slot) *slot = nullptr;
+  // A frame whose values all left holds none (count 0): NULL, as empty.
+  if (!acc || !acc->any || acc->count == 0) {
     sqlite3_result_null(ctx);
     return;
   }
   std::string result;
-  if (acc->nan) {
+  if (acc->nans > 0) {
     result = "NaN";
   } else {
     Decimal sum;
@@ -266,6 +280,13 @@ void FinishExact(sqlite3_context* ctx, bool average) {
   sqlite3_result_text(ctx, result.data(), static_cast<int>(result.size()),
                       SQLITE_TRANSIENT);
 }
+
+void FinishExact(sqlite3_context* ctx, bool average) {
+  ResultExact(ctx, average, true);
+}
+
+void SumValue(sqlite3_context* ctx) { ResultExact(ctx, false, false); }
+void AvgValue(sqlite3_context* ctx) { ResultExact(ctx, true, false); }
 
 void SumFinal(sqlite3_context* ctx) { FinishExact(ctx, false); }
 
@@ -561,11 +582,13 @@ bool SqlRuntime::Attach(sqlite3* db, PgError* error) {
     if (rc != SQLITE_OK) break;
   }
   if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(db, "kova_sum", 1, SQLITE_UTF8, this, nullptr,
-                                 SumStep, SumFinal);
+    rc = sqlite3_create_window_function(db, "kova_sum", 1, SQLITE_UTF8, this,
+                                        SumStep, SumFinal, SumValue, SumInverse,
+                                        nullptr);
   if (rc == SQLITE_OK)
-    rc = sqlite3_create_function(db, "kova_avg", 1, SQLITE_UTF8, this, nullptr,
-                                 SumStep, AvgFinal);
+    rc = sqlite3_create_window_function(db, "kova_avg", 1, SQLITE_UTF8, this,
+                                        SumStep, AvgFinal, AvgValue, SumInverse,
+                                        nullptr);
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(db, "kova_ordered_string_agg", -1, SQLITE_UTF8,
                                  this, nullptr, OrderedStep, OrderedFinal);

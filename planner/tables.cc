@@ -169,14 +169,16 @@ bool HasSubLink(const PgQuery__Node* node) {
   }
 }
 
-// Whether a select-list expression calls unnest (outside subqueries).
+// Whether a select-list expression calls unnest or a window function
+// (outside subqueries): both compile to SQLite.
 bool HasUnnest(const PgQuery__Node* node) {
   if (!node) return false;
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_FUNC_CALL: {
       const PgQuery__FuncCall* f = node->func_call;
       std::string name = sql::JoinNames(f->funcname, f->n_funcname);
-      if (name == "unnest" || name == "pg_catalog.unnest") return true;
+      if (f->over || name == "unnest" || name == "pg_catalog.unnest")
+        return true;
       for (size_t i = 0; i < f->n_args; i++)
         if (HasUnnest(f->args[i])) return true;
       return false;
