@@ -58,6 +58,9 @@ Status Session::RenameCollection(std::string_view db, std::string_view name,
                            "collection " + new_ns + " already exists");
     }
     impl_->ForgetCounters();
+    // The counter rows move below, with their exact last.
+    s = impl_->EndAllCounterLeases();
+    if (!s.ok()) return s;
     // SQLite index names carry the namespace, so the indexes are dropped
     // here and built again under the new name once the table has moved.
     for (const auto& index : old.indexes) {

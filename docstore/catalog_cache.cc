@@ -420,7 +420,9 @@ Status SessionImpl::DropCollectionLocked(const CollectionMeta& meta) {
   }
   std::string ns = meta.ns;
   std::string table = meta.table;
-  Status s = Exec("DROP TABLE " + table);
+  // Its counter rows are deleted below: their leases end first.
+  Status s = EndAllCounterLeases();
+  if (s.ok()) s = Exec("DROP TABLE " + table);
   if (s.ok()) s = Exec("DELETE FROM kova_indexes WHERE ns=" + QuoteLiteral(ns));
   if (s.ok())
     s = Exec("DELETE FROM kova_collections WHERE ns=" + QuoteLiteral(ns));

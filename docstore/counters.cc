@@ -84,13 +84,24 @@ std::string ExhaustedMessage(const std::string& id, bool asc, int64_t bound) {
 
 }  // namespace
 
+bson_t* CounterDocWithLast(const bson_t* doc, int64_t last) {
+  return WithLast(doc, last);
+}
+
 // Loads the counter row with this _id (row->exists false when absent).
+// end_lease: the caller writes the row in this transaction, so it must
+// hold the exact last first (leases.cc).
 static Status LoadCounter(SessionImpl* session, const std::string& id,
-                          CounterRow* row) {
+                          CounterRow* row, bool end_lease = true) {
+  // A row loaded in this transaction had its lease ended then.
   auto cached = session->counter_cache().find(id);
   if (cached != session->counter_cache().end()) {
     *row = cached->second;
     return Status::OK();
+  }
+  if (end_lease) {
+    Status s = session->EndCounterLease(id);
+    if (!s.ok()) return s;
   }
   const CollectionMeta* counters;
   Status s = session->LookupCollection(CountersNs(), &counters);
@@ -267,6 +278,9 @@ Status SessionImpl::MoveCounterForSentValue(const CollectionMeta& meta,
                                             int64_t sent) {
   CounterRow row;
   std::string id = CounterId(meta.ns, field);
+  // Not beyond what a live lease handed out (a value it numbered): the
+  // counter stays, and so does the lease.
+  if (store_->durability().LiveCovers(id, sent)) return Status::OK();
   Status s = LoadCounter(this, id, &row);
   // A missing row is recreated from the stored values on the next insert,
   // which already include this one.
@@ -280,8 +294,10 @@ Status SessionImpl::WriteCounterRow(const std::string& id,
                                     std::string_view field,
                                     const CounterSpec* spec, int64_t last) {
   ForgetCounters();
+  Status s = EndCounterLease(id);
+  if (!s.ok()) return s;
   const CollectionMeta* counters;
-  Status s = LookupCollection(CountersNs(), &counters);
+  s = LookupCollection(CountersNs(), &counters);
   if (!s.ok()) return s;
   // One row per _id: a stale row of the same name is replaced.
   sqlite3_stmt* raw;
@@ -355,7 +371,8 @@ Status SessionImpl::ValidateCounterDocument(const bson_t* doc,
 }
 
 Status SessionImpl::ReapplyHandedOut() {
-  if (handed_out_.empty() && set_values_.empty()) return Status::OK();
+  if (handed_out_.empty() && set_values_.empty() && lease_ends_.empty())
+    return Status::OK();
   bool own_txn = !explicit_txn_;
   if (own_txn) {
     Status s = Exec("BEGIN IMMEDIATE");
@@ -370,7 +387,14 @@ Status SessionImpl::ReapplyHandedOut() {
     if (s.ok() && row.exists && row.last != value)
       s = StoreLast(this, id, row, value);
   }
-  for (const auto& [id, entry] : handed_out_) {
+  // Values of ended leases first: what the transaction handed out after
+  // them (possibly lower, from a restart) is applied only if beyond.
+  std::vector<const decltype(handed_out_)::value_type*> entries;
+  for (const auto& e : lease_ends_) entries.push_back(&e);
+  for (const auto& e : handed_out_) entries.push_back(&e);
+  for (const auto* e : entries) {
+    const std::string& id = e->first;
+    const auto& entry = e->second;
     if (!s.ok()) break;
     const auto& [ns, value] = entry;
     CounterRow row;
@@ -400,6 +424,7 @@ Status SessionImpl::ReapplyHandedOut() {
       pending_reservations_.clear();
     } else {
       handed_out_.clear();
+      lease_ends_.clear();
       set_values_.clear();
       // Still under the write lock: this rare path may sync while holding it.
       s = SyncCommitted(sync_ticket);
@@ -408,8 +433,9 @@ Status SessionImpl::ReapplyHandedOut() {
   return s;
 }
 
-Status SessionImpl::LoadCounterRow(const std::string& id, CounterRow* row) {
-  return LoadCounter(this, id, row);
+Status SessionImpl::LoadCounterRow(const std::string& id, CounterRow* row,
+                                   bool end_lease) {
+  return LoadCounter(this, id, row, end_lease);
 }
 
 Status SessionImpl::StoreCounterLast(const std::string& id, CounterRow& row,

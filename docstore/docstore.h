@@ -294,7 +294,13 @@ class Session {
                       int64_t last);
   // The next value (rule 7 applies to a row tied to a collection field);
   // never handed out twice, whatever happens to the transaction.
+  // Values come from a process-wide in-memory lease on a durable
+  // reservation when one is live (no SQLite work, no write lock).
   Status NextCounter(std::string_view id, int64_t* value);
+  // Writes the exact last of every leased counter into its row and ends the
+  // leases, in the current write transaction: for statements that read
+  // admin.counters rows in order to write them.
+  Status SettleCounters();
   Status SetCounterLast(std::string_view id, int64_t last);
   Status DeleteCounter(std::string_view id);
   // Gives a row a new _id (and collection and field).

@@ -10,18 +10,23 @@
 // before a checkpoint copies pages out of it, so a frame this code has not
 // synced yet is never lost to a checkpoint.
 //
-// nextval: PostgreSQL logs a sequence 32 values ahead and does not flush a
-// transaction that only advanced sequences. Kova keeps the same promise
-// (a value is never handed out twice, crash included) with reservations: a
-// row of kova_counter_reserve(id, upto, asc) says how far a counter may have
-// been handed out. It is written when a nextval passes the last reservation,
-// and the commit that writes it is synced; a commit that only advanced
-// counters within reservations synced before skips its own fsync. A clean
-// close deletes the reservations. Opening a store that still has some after
-// a crash of the machine (another boot id: unsynced writes may be lost)
-// moves each counter that stands inside its reservation to the end of it;
-// after a crash of the process alone the kernel kept every write, so the
-// counters are exact and the reservations are simply dropped.
+// nextval: PostgreSQL logs a sequence 32 values ahead, hands the values in
+// between out of shared memory and does not flush a transaction that only
+// advanced sequences. Kova keeps the same promise (a value is never handed
+// out twice, crash included) with reservations: a row of
+// kova_counter_reserve(id, from_value, upto, asc) says how far a counter may
+// have been handed out. It is written, with the counter row's last, when a
+// nextval passes the last reservation, and the commit that writes it is
+// synced before a durable caller gets a value from it. After that commit
+// the reservation becomes a lease (leases.cc): the values up to `upto` are
+// handed out from memory with no SQLite work and no write lock, and the row
+// stays behind until the lease ends (renewal, clean close, or any write of
+// a counter row, which first writes the exact last). A clean close writes
+// every last and deletes the reservations. Opening a store that still has
+// some (a crash of the process or of the machine, or a copy of a running
+// store) moves each counter that stands inside its reservation to the end
+// of it: the values handed out from memory were never written, so the
+// counter skips what is left of the reservation, as PostgreSQL's does.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -71,7 +76,10 @@ Status Durability::SyncThrough(uint64_t ticket,
     lock.lock();
     syncing_ = false;
     syncs_++;
-    if (s.ok() && target > synced_) synced_ = target;
+    if (s.ok() && target > synced_) {
+      synced_ = target;
+      synced_seen_.store(target, std::memory_order_release);
+    }
     cv_.notify_all();
     if (!s.ok()) return s;
   }
@@ -104,20 +112,26 @@ Status Durability::SyncWalFile() {
 }
 
 uint64_t Durability::CoveringTicket(const std::string& id, bool asc,
-                                    int64_t value) {
+                                    int64_t value, int64_t* upto) {
   std::lock_guard<std::mutex> lock(reserve_mu_);
   auto it = reserved_.find(id);
   if (it == reserved_.end() || it->second.asc != asc) return 0;
   const Reservation& r = it->second;
   bool inside = asc ? r.from <= value && value <= r.upto
                     : r.upto <= value && value <= r.from;
+  *upto = r.upto;
   return inside ? r.ticket : 0;
 }
 
 void Durability::Publish(const std::string& id, bool asc, int64_t from,
-                         int64_t upto, uint64_t ticket) {
+                         int64_t upto, uint64_t ticket, int64_t last,
+                         int64_t increment, uint64_t epoch) {
   std::lock_guard<std::mutex> lock(reserve_mu_);
-  reserved_[id] = Reservation{from, upto, asc, ticket};
+  // A counter row written since the renewal read it (by a writer that took
+  // SQLite's lock between that commit and now) may have moved the counter:
+  // the entry written since is newer than this one.
+  if (epoch != epoch_) return;
+  reserved_[id] = Reservation{from, upto, asc, ticket, true, last, increment};
 }
 
 uint64_t Durability::syncs() {
@@ -154,16 +168,21 @@ Status SessionImpl::CommitAndNote(uint64_t* sync_ticket) {
   // schema (SQLite counts rows only).
   bool wrote =
       changes > 0 || sqlite3_txn_state(db_, nullptr) == SQLITE_TXN_WRITE;
-  bool own_changes = force_sync_ || changes == 0 ||
-                     !pending_reservations_.empty() ||
+  bool wrote_reservation = false;
+  for (const auto& r : pending_reservations_)
+    if (r.ticket == 0) wrote_reservation = true;
+  bool own_changes = force_sync_ || changes == 0 || wrote_reservation ||
                      changes != deferrable_changes_;
   Status s = ExecCached("COMMIT");
   if (!s.ok() || !wrote) return s;
   // Only a commit that wrote takes a number: a read has nothing to sync.
   Durability& durability = store_->durability();
   uint64_t ticket = durability.NoteCommit();
-  for (const auto& r : pending_reservations_)
-    durability.Publish(r.id, r.asc, r.from, r.upto, ticket);
+  for (const auto& r : pending_reservations_) {
+    durability.Publish(r.id, r.asc, r.from, r.upto,
+                       r.ticket ? r.ticket : ticket, r.last, r.increment,
+                       r.epoch);
+  }
   pending_reservations_.clear();
   if (durable_) *sync_ticket = own_changes ? ticket : required_ticket_;
   return s;
@@ -176,8 +195,11 @@ Status SessionImpl::SyncCommitted(uint64_t ticket) {
 }
 
 Status SessionImpl::NextCounterReserved(const std::string& id, int64_t* value) {
+  // The row must hold the exact last before the next value is computed.
+  Status s = EndCounterLease(id);
+  if (!s.ok()) return s;
   int64_t before = sqlite3_total_changes64(db_);
-  Status s = NextCounterById(id, value);
+  s = NextCounterById(id, value);
   if (!s.ok()) return s;
   auto cached = counter_cache_.find(id);
   // Only a plain advance of an existing, non-cycling row can be covered:
@@ -187,13 +209,20 @@ Status SessionImpl::NextCounterReserved(const std::string& id, int64_t* value) {
     return Status::OK();
   const CounterRow& row = cached->second;
   const bool asc = row.increment > 0;
-  uint64_t ticket = store_->durability().CoveringTicket(id, asc, *value);
+  Durability& durability = store_->durability();
+  // Read under SQLite's write lock: every writer of a counter row ends the
+  // leases (advancing it) under that lock too.
+  const uint64_t epoch = durability.epoch();
+  int64_t upto;
+  uint64_t ticket = durability.CoveringTicket(id, asc, *value, &upto);
   deferrable_changes_ += 1;
   if (ticket != 0) {
     if (ticket > required_ticket_) required_ticket_ = ticket;
+    // The rest of that reservation becomes the lease.
+    pending_reservations_.push_back(
+        {id, asc, *value, upto, ticket, *value, row.increment, epoch});
     return Status::OK();
   }
-  int64_t upto;
   if (__builtin_mul_overflow(row.increment, kReservedValues - 1, &upto) ||
       __builtin_add_overflow(*value, upto, &upto)) {
     upto = asc ? row.max : row.min;
@@ -206,7 +235,7 @@ Status SessionImpl::NextCounterReserved(const std::string& id, int64_t* value) {
       &raw);
   if (!s.ok()) return s;
   StmtHandle stmt(raw);
-  const std::string& boot = store_->durability().boot_id();
+  const std::string& boot = durability.boot_id();
   sqlite3_bind_text(raw, 1, id.data(), static_cast<int>(id.size()),
                     SQLITE_STATIC);
   sqlite3_bind_int64(raw, 2, *value);
@@ -216,15 +245,19 @@ Status SessionImpl::NextCounterReserved(const std::string& id, int64_t* value) {
                     SQLITE_STATIC);
   int rc;
   s = Step(raw, &rc);
-  if (s.ok()) pending_reservations_.push_back({id, asc, *value, upto});
+  if (s.ok()) {
+    pending_reservations_.push_back(
+        {id, asc, *value, upto, 0, *value, row.increment, epoch});
+  }
   return s;
 }
 
 // ---- opening and closing --------------------------------------------------
 
 // Reservations left in the file mean the last process did not close the
-// store: values up to each reservation may have been handed out and, after
-// a crash of the machine, the commits recording them lost.
+// store: values up to each reservation may have been handed out from a
+// lease without being written (and, after a crash of the machine, the
+// commits recording them lost), whatever the boot id says.
 Status SessionImpl::ApplyReservationsAfterCrash() {
   struct Left {
     std::string id;
@@ -236,17 +269,12 @@ Status SessionImpl::ApplyReservationsAfterCrash() {
   {
     sqlite3_stmt* raw;
     Status s = Prepare(
-        "SELECT id, from_value, upto, asc, boot FROM kova_counter_reserve",
-        &raw);
+        "SELECT id, from_value, upto, asc FROM kova_counter_reserve", &raw);
     if (!s.ok()) return s;
     StmtHandle stmt(raw);
-    const std::string& boot = store_->durability().boot_id();
     int rc;
     while ((s = Step(raw, &rc)).ok() && rc == SQLITE_ROW) {
       any = true;
-      const char* written_in =
-          reinterpret_cast<const char*>(sqlite3_column_text(raw, 4));
-      if (!boot.empty() && boot == written_in) continue;
       left.push_back(
           {reinterpret_cast<const char*>(sqlite3_column_text(raw, 0)),
            sqlite3_column_int64(raw, 1), sqlite3_column_int64(raw, 2),
@@ -262,8 +290,8 @@ Status SessionImpl::ApplyReservationsAfterCrash() {
       if (!s.ok()) return s;
       if (!row.exists || row.cycle || (row.increment > 0) != l.asc) continue;
       // Inside the reservation: the counter was advancing through it. A
-      // value outside was set afterwards (setval, an edit, a sent value)
-      // by a commit that was synced, and stays.
+      // value outside was set afterwards (setval, an edit, a sent value),
+      // and stays.
       bool inside =
           row.last && (l.asc ? l.from <= *row.last && *row.last < l.upto
                              : l.upto < *row.last && *row.last <= l.from);
@@ -279,7 +307,9 @@ Status SessionImpl::ApplyReservationsAfterCrash() {
 Status SessionImpl::ClearReservations() {
   return InWrite([&] {
     force_sync_ = true;
-    return Exec("DELETE FROM kova_counter_reserve");
+    // The leases' values go into the rows: a clean close keeps them exact.
+    Status s = EndAllCounterLeases();
+    return s.ok() ? Exec("DELETE FROM kova_counter_reserve") : s;
   });
 }
 

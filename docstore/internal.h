@@ -3,11 +3,13 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -32,6 +34,11 @@ enum class KeyBracket { kNull, kNumber, kString, kOther };
 // dotted path of a BSON document, deterministic so that expression indexes
 // can be built on it.
 int RegisterFunctions(sqlite3* db);
+class Durability;
+// kova_counter_doc(kid, doc) (leases.cc).
+int RegisterCounterFunctions(sqlite3* db, Durability* durability);
+// A copy of an admin.counters row with `last` replaced (counters.cc).
+bson_t* CounterDocWithLast(const bson_t* doc, int64_t last);
 // Advances `it` to the top-level field named exactly `key`.
 bool FindKeyExact(bson_iter_t* it, std::string_view key);
 // Finds the element at a dotted path ("a.b.0"); false when absent.
@@ -197,15 +204,46 @@ class Durability {
   // leader of a sync calls it after it knows which commits it covers.
   Status SyncThrough(uint64_t ticket, const std::function<Status()>& write_out);
 
+  // True once every commit numbered up to `ticket` is on disk.
+  bool Synced(uint64_t ticket) const { return synced_seen_ >= ticket; }
+
   // Counter reservations (see durability.cc): the commit ticket that made
   // `value` safe to hand out without a sync of its own, 0 if none did.
-  uint64_t CoveringTicket(const std::string& id, bool asc, int64_t value);
+  // *upto: the end of that reservation.
+  uint64_t CoveringTicket(const std::string& id, bool asc, int64_t value,
+                          int64_t* upto);
+  // After the commit with `ticket` wrote (or relied on) the reservation
+  // from..upto: records it and, when `epoch` is still current (no counter
+  // row was written since the renewal read it), makes it a live lease
+  // whose last value handed out is `last`.
   void Publish(const std::string& id, bool asc, int64_t from, int64_t upto,
-               uint64_t ticket);
+               uint64_t ticket, int64_t last, int64_t increment,
+               uint64_t epoch);
   bool any_reserved();
-  // This boot of the machine (empty when unknown). Reservations written in
-  // the same boot are void at the next open: a killed process loses no
-  // write the kernel already has.
+
+  // Leases (leases.cc). TakeNext hands out the next value of a live lease
+  // (false: none, or used up); *ticket is the commit that made it durable.
+  bool TakeNext(const std::string& id, int64_t* value, uint64_t* ticket);
+  // The last value handed out under a live lease of `id`.
+  bool LiveLast(const std::string& id, int64_t* last);
+  // A live lease of `id` has handed out `value` or beyond it.
+  bool LiveCovers(const std::string& id, int64_t value);
+  // Ends the live lease of `id` (every lease when `id` is null), returning
+  // what each had handed out; advances the epoch either way. Call with
+  // SQLite's write lock held, before reading the rows to write them.
+  struct Ended {
+    std::string id;
+    int64_t last;
+    uint64_t ticket;
+  };
+  void EndLeases(const std::string* id, std::vector<Ended>* ended);
+  uint64_t epoch();
+  // The session that renews leases for callers inside a read transaction
+  // (its own connection, its own write transactions).
+  std::mutex& renew_mu() { return renew_mu_; }
+  std::unique_ptr<Session>& renew_session() { return renew_session_; }
+  // This boot of the machine (empty when unknown), kept with reservations
+  // for diagnosis.
   const std::string& boot_id() const { return boot_id_; }
   // WAL syncs done so far (tests show group commit with it).
   uint64_t syncs();
@@ -217,18 +255,26 @@ class Durability {
     int64_t from, upto;  // in the counter's direction
     bool asc;
     uint64_t ticket;
+    // A live lease: values after `last` up to `upto` are handed out from
+    // here, and the counter row's last may be behind `last`.
+    bool live = false;
+    int64_t last = 0, increment = 1;
   };
   const std::string wal_path_;
   std::string boot_id_;
   std::mutex mu_;
   std::condition_variable cv_;
-  uint64_t written_ = 0;  // commits noted
-  uint64_t synced_ = 0;   // commits known to be on disk
+  uint64_t written_ = 0;                  // commits noted
+  uint64_t synced_ = 0;                   // commits known to be on disk
+  std::atomic<uint64_t> synced_seen_{0};  // synced_, read without mu_
   bool syncing_ = false;
   uint64_t syncs_ = 0;
   int fd_ = -1;
   std::mutex reserve_mu_;
   std::unordered_map<std::string, Reservation> reserved_;
+  uint64_t epoch_ = 0;  // counter rows written for another reason
+  std::mutex renew_mu_;
+  std::unique_ptr<Session> renew_session_;
 };
 
 // ---- the session --------------------------------------------------------
@@ -301,7 +347,9 @@ class SessionImpl {
   Status ValidateCounterDocument(const bson_t* doc, Document* normalized);
   Status ReapplyHandedOut();
   // A counter row by _id; NextCounterById hands out its next value.
-  Status LoadCounterRow(const std::string& id, CounterRow* row);
+  // end_lease: the caller is about to write the row (see leases.cc).
+  Status LoadCounterRow(const std::string& id, CounterRow* row,
+                        bool end_lease = true);
   Status NextCounterById(const std::string& id, int64_t* value);
   Status StoreCounterLast(const std::string& id, CounterRow& row, int64_t last);
   // Counter rows this session wrote in the current transaction. Valid only
@@ -359,6 +407,17 @@ class SessionImpl {
   Status NextCounterReserved(const std::string& id, int64_t* value);
   Status ApplyReservationsAfterCrash();
   Status ClearReservations();
+  bool durable() const { return durable_; }
+  // A write transaction is open on this connection (SQLite's write lock).
+  bool in_write_txn() const;
+  // Leases (leases.cc): end the live lease of `id` (every lease for
+  // EndAllCounterLeases) and write its exact last into the row, so that
+  // this transaction reads and writes the true value.
+  Status EndCounterLease(const std::string& id);
+  Status EndAllCounterLeases();
+  // The row as readers see it: last from a live lease when there is one.
+  Status PeekCounterRow(const std::string& id, CounterRow* row);
+  Status WriteEndedLeases(const std::vector<Durability::Ended>& ended);
 
  private:
   Store* store_;
@@ -375,6 +434,10 @@ class SessionImpl {
   // Counter values handed out by the current transaction (counter id ->
   // furthest value). Re-applied after a rollback so they are never reused.
   std::map<std::string, std::pair<std::string, int64_t>> handed_out_;
+  // The same for the last values of leases this transaction ended
+  // (leases.cc): kept apart, as a later value of the transaction (a
+  // restarted counter) may be lower.
+  std::map<std::string, std::pair<std::string, int64_t>> lease_ends_;
   // Values set by setval in the current transaction (counter id -> last),
   // re-applied after a rollback as they were: setval is not transactional.
   std::map<std::string, int64_t> set_values_;
@@ -382,6 +445,7 @@ class SessionImpl {
  public:
   void RecordSetValue(const std::string& id, int64_t last) {
     handed_out_.erase(id);
+    lease_ends_.erase(id);
     set_values_[id] = last;
   }
 
@@ -393,6 +457,9 @@ class SessionImpl {
     std::string id;
     bool asc;
     int64_t from, upto;
+    uint64_t ticket;  // 0: written by this transaction
+    int64_t last, increment;
+    uint64_t epoch;
   };
   bool durable_ = true;
   int64_t changes_at_begin_ = 0;
@@ -449,6 +516,7 @@ Status SessionImpl::InWrite(Fn&& fn, bool atomic) {
     s = CommitAndNote(&sync_ticket);
     if (s.ok()) {
       handed_out_.clear();
+      lease_ends_.clear();
       set_values_.clear();
       ForgetCounters();
       ReleaseWriter();

@@ -140,7 +140,11 @@ Status SessionImpl::DuplicateKeyError(const CollectionMeta& meta,
 
 Status SessionImpl::InsertLocked(const CollectionMeta& meta, const bson_t* doc,
                                  Document* stored) {
-  if (is_counters(meta)) ForgetCounters();
+  if (is_counters(meta)) {
+    ForgetCounters();
+    Status ended = EndAllCounterLeases();
+    if (!ended.ok()) return ended;
+  }
   bson_iter_t it;
   if (!bson_iter_init(&it, doc)) {
     return Status::Error(Code::kBadValue, "invalid BSON document");
@@ -216,8 +220,14 @@ Status SessionImpl::FindLocked(const CollectionMeta& meta, const bson_t* filter,
     return Status::Error(Code::kBadValue,
                          "limit and skip must not be negative");
   }
+  // admin.counters as readers see it: a live lease's last (leases.cc).
+  std::string from = is_counters(meta)
+                         ? "(SELECT rid, kid, kova_counter_doc(kid, doc) AS "
+                           "doc FROM " +
+                               meta.table + ")"
+                         : meta.table;
   std::string sql =
-      "SELECT rid, doc FROM " + meta.table + " WHERE " + where.sql + order;
+      "SELECT rid, doc FROM " + from + " WHERE " + where.sql + order;
   if (options.limit > 0 || options.skip > 0) {
     sql += " LIMIT " + std::to_string(options.limit > 0 ? options.limit : -1) +
            " OFFSET " + std::to_string(options.skip);
@@ -247,7 +257,11 @@ Status SessionImpl::FindLocked(const CollectionMeta& meta, const bson_t* filter,
 Status SessionImpl::UpdateLocked(const CollectionMeta& meta,
                                  const bson_t* query, const bson_t* update,
                                  bool multi, UpdateResult* result) {
-  if (is_counters(meta)) ForgetCounters();
+  if (is_counters(meta)) {
+    ForgetCounters();
+    Status ended = EndAllCounterLeases();
+    if (!ended.ok()) return ended;
+  }
   FindOptions options;
   options.limit = multi ? 0 : 1;
   std::vector<Document> docs;
@@ -296,7 +310,11 @@ Status SessionImpl::UpdateLocked(const CollectionMeta& meta,
 Status SessionImpl::DeleteLocked(const CollectionMeta& meta,
                                  const bson_t* query, int64_t limit,
                                  int64_t* deleted) {
-  if (is_counters(meta)) ForgetCounters();
+  if (is_counters(meta)) {
+    ForgetCounters();
+    Status ended = EndAllCounterLeases();
+    if (!ended.ok()) return ended;
+  }
   WhereClause where;
   Status s = BuildWhere(query, &where);
   if (!s.ok()) return s;

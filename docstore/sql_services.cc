@@ -50,7 +50,8 @@ Status SessionImpl::ReplaceLocked(const CollectionMeta& meta, int64_t rid,
   Document normalized;
   if (is_counters(meta)) {
     ForgetCounters();
-    Status s = ValidateCounterDocument(doc, &normalized);
+    Status s = EndAllCounterLeases();
+    if (s.ok()) s = ValidateCounterDocument(doc, &normalized);
     if (!s.ok()) return s;
     doc = normalized.bson();
   }
@@ -94,7 +95,11 @@ Status Session::DeleteDocument(std::string_view db, std::string_view collection,
     const CollectionMeta* meta;
     Status s = impl_->RequireCollection(db, collection, &meta);
     if (!s.ok()) return s;
-    if (impl_->is_counters(*meta)) impl_->ForgetCounters();
+    if (impl_->is_counters(*meta)) {
+      impl_->ForgetCounters();
+      s = impl_->EndAllCounterLeases();
+      if (!s.ok()) return s;
+    }
     sqlite3_stmt* raw;
     s = impl_->Prepare("DELETE FROM " + meta->table + " WHERE rid = ?1", &raw);
     if (!s.ok()) return s;
@@ -129,7 +134,11 @@ Status Session::RemoveAutoincrement(std::string_view db,
 Status Session::ReadCounter(std::string_view id, CounterInfo* info) {
   return impl_->InRead([&] {
     CounterRow row;
-    Status s = impl_->LoadCounterRow(std::string(id), &row);
+    // A writer (setval, ALTER SEQUENCE) reads the exact row and keeps
+    // nextval off it until it commits; a reader sees the lease's value.
+    Status s = impl_->in_write_txn()
+                   ? impl_->LoadCounterRow(std::string(id), &row)
+                   : impl_->PeekCounterRow(std::string(id), &row);
     if (!s.ok()) return s;
     info->exists = row.exists;
     info->collection = row.collection;
@@ -153,14 +162,6 @@ Status Session::WriteCounter(std::string_view id, std::string_view collection,
   });
 }
 
-Status Session::NextCounter(std::string_view id, int64_t* value) {
-  // Not atomic: the value stays handed out even if something after it in
-  // the same statement fails.
-  return impl_->InWrite(
-      [&] { return impl_->NextCounterReserved(std::string(id), value); },
-      /*atomic=*/false);
-}
-
 Status Session::SetCounterLast(std::string_view id, int64_t last) {
   return impl_->InWrite([&] {
     CounterRow row;
@@ -180,8 +181,10 @@ Status Session::SetCounterLast(std::string_view id, int64_t last) {
 Status Session::DeleteCounter(std::string_view id) {
   return impl_->InWrite([&] {
     impl_->ForgetCounters();
+    Status s = impl_->EndCounterLease(std::string(id));
+    if (!s.ok()) return s;
     const CollectionMeta* counters;
-    Status s = impl_->LookupCollection(
+    s = impl_->LookupCollection(
         std::string(kAdminDb) + "." + kCountersCollection, &counters);
     if (!s.ok() || !counters) return s;
     sqlite3_stmt* raw;
@@ -206,7 +209,8 @@ Status Session::RenameCounter(std::string_view id, std::string_view new_id,
         std::string(kAdminDb) + "." + kCountersCollection, &counters);
     if (!s.ok() || !counters) return s;
     CounterRow row;
-    s = impl_->LoadCounterRow(std::string(id), &row);
+    s = impl_->EndCounterLease(std::string(new_id));
+    if (s.ok()) s = impl_->LoadCounterRow(std::string(id), &row);
     if (!s.ok()) return s;
     if (!row.exists) {
       return Status::Error(

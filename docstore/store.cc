@@ -84,6 +84,7 @@ Store::Store(std::string dir, StoreOptions options, int lock_fd)
 
 Store::~Store() {
   checkpointer_.reset();
+  durability_->renew_session().reset();
   // A clean close: the counters are exact, their reservations can go.
   if (durability_->any_reserved()) {
     std::unique_ptr<Session> session;
@@ -192,6 +193,7 @@ Status Store::NewSession(std::unique_ptr<Session>* session) {
   sqlite3* db = nullptr;
   Status s = OpenConnection(dir_, options_, checkpointer_.get(), &db);
   if (!s.ok()) return s;
+  RegisterCounterFunctions(db, durability_.get());
   auto impl = std::make_unique<SessionImpl>(this, db);
   impl->set_durable(options_.synchronous_full);
   session->reset(new Session(std::move(impl)));
@@ -316,6 +318,7 @@ Status SessionImpl::Commit() {
   }
   explicit_txn_ = false;
   handed_out_.clear();
+  lease_ends_.clear();
   set_values_.clear();
   ReleaseWriter();
   return SyncCommitted(sync_ticket);

@@ -698,6 +698,9 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
                      error))
     return false;
   docstore::Status st = EnsureWriteTransaction();
+  // admin.counters rows are read to be written: their exact last first
+  // (nextval leaves it in memory, docstore/leases.cc).
+  if (st.ok() && dml.counters) st = storage_->SettleCounters();
   if (!st.ok()) {
     *error = TableError(st);
     return false;

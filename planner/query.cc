@@ -333,6 +333,11 @@ bool QueryCompiler::AddFromItem(const PgQuery__Node* node, std::string* sql,
       if (table->schema == "admin" && table->name == "counters") {
         if (!context_->collection_table("admin.counters", &tbl, error))
           return false;
+        // Rows as readers see them: nextval hands values out from an
+        // in-memory lease and writes last only now and then
+        // (docstore/leases.cc); sequences are not transactional.
+        tbl = "(SELECT rid, kid, kova_counter_doc(kid, doc) AS doc FROM " +
+              tbl + ")";
       } else if (!context_->collection_table(table->collection, &tbl, error)) {
         return false;
       }
@@ -415,7 +420,8 @@ bool QueryCompiler::AddSequenceRelation(const PgQuery__RangeVar* rv,
       rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
   std::string sql_alias = NewAlias();
   std::string inner =
-      "SELECT kova_get(doc, 'last') AS l, coalesce(kova_get(doc, 'start'), "
+      "SELECT kova_get(kova_counter_doc(kid, doc), 'last') AS l, "
+      "coalesce(kova_get(doc, 'start'), "
       "CASE WHEN coalesce(kova_get(doc, 'increment'), 1) > 0 THEN "
       "coalesce(kova_get(doc, 'min'), 1) ELSE coalesce(kova_get(doc, 'max'), "
       "-1) END) AS st, coalesce(kova_get(doc, 'increment'), 1) AS inc FROM " +

@@ -459,7 +459,10 @@ bool SessionImpl::ResolveSequence(const std::string& text,
 
 bool SessionImpl::NextValue(const catalog::Sequence& seq, int64_t* value,
                             PgError* error) {
-  docstore::Status s = EnsureWriteTransaction();
+  // No write transaction: the value usually comes from the counter's
+  // in-memory lease, and a renewal commits on its own (as PostgreSQL's
+  // nextval is not transactional); only the durability setting matters.
+  docstore::Status s = ApplyDurability();
   if (s.ok()) s = storage_->NextCounter(seq.counter, value);
   if (!s.ok()) {
     if (s.code() == docstore::Code::kCounterExhausted) {

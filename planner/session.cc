@@ -652,10 +652,23 @@ bool CallsWritingFunction(const std::string& text) {
   return contains("nextval") || contains("setval") || contains("kova.command");
 }
 
+// As CallsWritingFunction, without nextval: it takes no lock in the
+// statement's transaction (docstore/leases.cc).
+static bool CallsLockingFunction(const std::string& text) {
+  auto contains = [&](std::string_view word) {
+    return std::search(text.begin(), text.end(), word.begin(), word.end(),
+                       [](char a, char b) {
+                         return std::tolower(static_cast<unsigned char>(a)) ==
+                                b;
+                       }) != text.end();
+  };
+  return contains("setval") || contains("kova.command");
+}
+
 bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
   if (!plan->node) return true;  // empty query
   const PgQuery__Node* node = plan->node;
-  plan->writes = WritesStorage(node) || CallsWritingFunction(plan->text);
+  plan->writes = WritesStorage(node) || CallsLockingFunction(plan->text);
   statement_writes_ = plan->writes;
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT:

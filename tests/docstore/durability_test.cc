@@ -1,7 +1,8 @@
 // Durable commits and counter reservations (docstore/durability.cc): a
 // durable commit syncs the WAL, concurrent commits share syncs, nextval
 // syncs once per reservation of 32 values, a clean close keeps counters
-// exact and a killed process never hands a value out twice.
+// exact and a killed process never hands a value out twice (the counter
+// may skip what was left of its reservation, as PostgreSQL's does).
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -238,15 +239,17 @@ void DurabilityTest::KillWhileHandingOut(bool durable) {
     ASSERT_GT(handed_out.size(), before);
 
     Reopen();
-    // The kernel kept every write of the killed process: the counter is
-    // exact (one more when the kill fell between a commit and its
-    // acknowledgement) and the reservations are gone.
+    // The values handed out from the killed process's lease were never
+    // written to the row: the open moved the counter to the end of its
+    // reservation. So it is past every value acknowledged, by at most one
+    // reservation (32 values, counting a renewal the kill kept from being
+    // acknowledged), and the reservations are gone.
     EXPECT_EQ(ReservationRows(), 0);
     auto row = Counter("shop.s");
     ASSERT_TRUE(row);
     int64_t last = IntOf(*row, "last");
     EXPECT_GE(last, *handed_out.rbegin());
-    EXPECT_LE(last, *handed_out.rbegin() + 1);
+    EXPECT_LE(last, *handed_out.rbegin() + 32);
     int64_t next = Next("shop.s");
     EXPECT_EQ(next, last + 1);
     EXPECT_TRUE(handed_out.insert(next).second);
