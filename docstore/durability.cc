@@ -218,7 +218,9 @@ Status SessionImpl::NextCounterReserved(const std::string& id, int64_t* value) {
   deferrable_changes_ += 1;
   if (ticket != 0) {
     if (ticket > required_ticket_) required_ticket_ = ticket;
-    // The rest of that reservation becomes the lease.
+    // The rest of that reservation becomes the lease, within the row's
+    // bounds (they may have changed since it was written).
+    if (asc ? upto > row.max : upto < row.min) upto = asc ? row.max : row.min;
     pending_reservations_.push_back(
         {id, asc, *value, upto, ticket, *value, row.increment, epoch});
     return Status::OK();

@@ -410,6 +410,9 @@ class SessionImpl {
   bool durable() const { return durable_; }
   // A write transaction is open on this connection (SQLite's write lock).
   bool in_write_txn() const;
+  // In a read transaction: takes the write lock (the process queue's
+  // without waiting, then SQLite's) if the snapshot allows; false if not.
+  bool TryUpgradeToWrite();
   // Leases (leases.cc): end the live lease of `id` (every lease for
   // EndAllCounterLeases) and write its exact last into the row, so that
   // this transaction reads and writes the true value.

@@ -95,6 +95,21 @@ Status TakeWriteLock(SessionImpl* session) {
 
 }  // namespace
 
+bool SessionImpl::TryUpgradeToWrite() {
+  if (!store_->writer_lock().try_lock()) return false;
+  holds_writer_ = true;
+  // Fails (SQLITE_BUSY_SNAPSHOT) when another connection committed since
+  // this transaction's snapshot; the transaction stays as it was.
+  if (Exec("UPDATE kova_meta SET value = value WHERE key = "
+           "'catalog_version'")
+          .ok()) {
+    deferrable_changes_ += 1;  // changes nothing: no sync of its own
+    return true;
+  }
+  ReleaseWriter();
+  return false;
+}
+
 Status SessionImpl::WriteEndedLeases(
     const std::vector<Durability::Ended>& ended) {
   for (const auto& e : ended) {
@@ -189,8 +204,16 @@ Status Session::NextCounter(std::string_view id, int64_t* value) {
     return durability.SyncThrough(ticket);
   }
   if (impl_->explicit_txn() && !impl_->in_write_txn()) {
-    // A read transaction: its snapshot may be too old to write in, and the
-    // value must not depend on it anyway. Renew on the store's session.
+    // A read transaction. When no other writer is at work, it becomes the
+    // write transaction that renews (as a write after it would need, and
+    // an ON COMMIT action of a temporary table does).
+    if (impl_->TryUpgradeToWrite()) {
+      return impl_->InWrite(
+          [&] { return impl_->NextCounterReserved(key, value); },
+          /*atomic=*/false);
+    }
+    // Otherwise its snapshot may be too old to write in, and the value
+    // must not depend on it anyway: renew on the store's session.
     std::lock_guard<std::mutex> lock(durability.renew_mu());
     std::unique_ptr<Session>& renew = durability.renew_session();
     if (!renew) {
