@@ -178,6 +178,11 @@ Status SessionImpl::CommitAndNote(uint64_t* sync_ticket) {
   // Only a commit that wrote takes a number: a read has nothing to sync.
   Durability& durability = store_->durability();
   uint64_t ticket = durability.NoteCommit();
+  // Values of a new lease go out from memory at once: its reservation
+  // must be in the WAL file first (commits queue their frames, vfs.cc), so
+  // that a killed process cannot lose it (if it cannot be written, the
+  // values are not handed out from memory).
+  if (wrote_reservation && !WriteOutWal().ok()) pending_reservations_.clear();
   for (const auto& r : pending_reservations_) {
     durability.Publish(r.id, r.asc, r.from, r.upto,
                        r.ticket ? r.ticket : ticket, r.last, r.increment,

@@ -201,7 +201,8 @@ Status Session::NextCounter(std::string_view id, int64_t* value) {
   if (durability.TakeNext(key, value, &ticket)) {
     // synchronous_commit on: the reservation must be on disk first.
     if (!impl_->durable() || durability.Synced(ticket)) return Status::OK();
-    return durability.SyncThrough(ticket);
+    return durability.SyncThrough(ticket,
+                                  [this] { return impl_->WriteOutWal(); });
   }
   if (impl_->explicit_txn() && !impl_->in_write_txn()) {
     // A read transaction. When no other writer is at work, it becomes the
