@@ -154,6 +154,10 @@ std::string Analyzer::ColumnName(const PgQuery__Node* node) {
       std::string inner = ColumnName(arg);
       if (inner != "?column?") return inner;
       const PgQuery__TypeName* t = node->type_cast->type_name;
+      std::string reg = Lower(sql::JoinNames(t->names, t->n_names));
+      if (reg.rfind("pg_catalog.", 0) == 0) reg = reg.substr(11);
+      if (reg == "regclass" || reg == "regtype" || reg == "regnamespace")
+        return reg;  // read as text, named as PostgreSQL names them
       uint32_t type;
       int32_t typmod;
       PgError ignored;
@@ -624,6 +628,27 @@ bool Analyzer::AnalyzeCast(const PgQuery__TypeCast* c,
                            std::unique_ptr<Expr>* out, PgError* error) {
   uint32_t type;
   int32_t typmod;
+  {
+    // regclass / regtype / regnamespace (system_functions.cc).
+    std::string reg =
+        Lower(sql::JoinNames(c->type_name->names, c->type_name->n_names));
+    if (reg.rfind("pg_catalog.", 0) == 0) reg = reg.substr(11);
+    if ((reg == "regclass" || reg == "regtype" || reg == "regnamespace") &&
+        c->type_name->n_array_bounds == 0) {
+      std::unique_ptr<Expr> arg;
+      if (c->arg->node_case != PG_QUERY__NODE__NODE_A_CONST) {
+        if (!Analyze(c->arg, &arg, error)) return false;
+        if (RegCastName(reg, std::move(arg), hooks_, out)) return true;
+      }
+      if (reg == "regclass") {
+        if (!ResolveTypeName(c->type_name, &type, &typmod, error) ||
+            !AnalyzeCastTo(c, type, typmod, out, error))
+          return false;
+        NormalizeRegclassLiteral(hooks_, out->get());
+        return true;
+      }
+    }
+  }
   if (!ResolveTypeName(c->type_name, &type, &typmod, error)) return false;
   if (!user_types::IsDomain(type) &&
       !user_types::IsDomain(types::ArrayElementType(type)))
@@ -948,6 +973,16 @@ bool Analyzer::ResolveOperator(const std::string& op,
   if (!AnalyzeArrayOperator(op, &left, &right, location, &array_op, out, error))
     return false;
   if (array_op) return true;
+  if (left && right) {
+    // An OID compared with a regclass (its name): compare names.
+    auto oidish = [](const Expr& e) {
+      return e.type == oid::kOid || IsInteger(e.type);
+    };
+    if (oidish(*left) && IsRegclassValue(*right))
+      left = RegclassNameOf(std::move(left));
+    else if (oidish(*right) && IsRegclassValue(*left))
+      right = RegclassNameOf(std::move(right));
+  }
   std::vector<uint32_t> types;
   if (left) types.push_back(left->type);
   types.push_back(right->type);

@@ -269,6 +269,37 @@ const std::vector<FunctionDef>& Functions() {
       {"pg_advisory_unlock_shared", {I8}, B},
       {"pg_advisory_unlock_shared", {I4, I4}, B},
       {"pg_advisory_unlock_all", {}, oid::kVoid},
+      // pg_catalog functions over the catalog (system_functions.cc).
+      {"pg_get_userbyid", {oid::kOid}, NM},
+      {"pg_table_is_visible", {oid::kOid}, B},
+      {"pg_type_is_visible", {oid::kOid}, B},
+      {"pg_function_is_visible", {oid::kOid}, B},
+      {"pg_relation_is_publishable", {oid::kOid}, B},
+      {"pg_size_pretty", {I8}, T},
+      {"pg_table_size", {oid::kOid}, I8},
+      {"pg_relation_size", {oid::kOid}, I8},
+      {"pg_total_relation_size", {oid::kOid}, I8},
+      {"pg_indexes_size", {oid::kOid}, I8},
+      {"obj_description", {oid::kOid, NM}, T},
+      {"obj_description", {oid::kOid}, T},
+      {"shobj_description", {oid::kOid, NM}, T},
+      {"col_description", {oid::kOid, I4}, T},
+      {"format_type", {oid::kOid, I4}, T},
+      {"pg_get_expr", {T, oid::kOid}, T},
+      {"pg_get_expr", {T, oid::kOid, B}, T},
+      {"pg_get_indexdef", {oid::kOid}, T},
+      {"pg_get_indexdef", {oid::kOid, I4, B}, T},
+      {"pg_get_constraintdef", {oid::kOid}, T},
+      {"pg_get_constraintdef", {oid::kOid, B}, T},
+      {"pg_get_viewdef", {oid::kOid}, T},
+      {"pg_get_viewdef", {oid::kOid, B}, T},
+      {"pg_encoding_to_char", {I4}, NM},
+      // Kova has no partitions: a relation is its only ancestor (its
+      // regclass, the name).
+      {"pg_partition_ancestors", {oid::kOid}, T},
+      {"pg_get_statisticsobjdef_columns", {oid::kOid}, T},
+      {"pg_get_triggerdef", {oid::kOid}, T},
+      {"pg_get_triggerdef", {oid::kOid, B}, T},
   };
   return defs;
 }

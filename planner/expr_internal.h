@@ -240,11 +240,27 @@ bool SimilarToRegex(const std::string& pattern, const Value& escape,
                     std::string* regex, PgError* error);
 
 bool IsAdvisoryLockFunction(const std::string& name);
+// pg_catalog functions over the catalog (system_functions.cc).
+bool IsSystemFunction(const std::string& name);
+
+// regclass, regtype and regnamespace values are their text output (a
+// relation's name, schema-qualified when not visible). A cast of an OID
+// to one of them becomes the name (kova_regclass_name ...); a literal cast
+// to regclass is normalised when the relation exists (so '16400' and
+// 'public.orders' compare equal to the name). `kind`: "regclass",
+// "regtype" or "regnamespace". (system_functions.cc)
+bool RegCastName(const std::string& kind, std::unique_ptr<Expr> arg,
+                 SessionHooks* hooks, std::unique_ptr<Expr>* out);
+void NormalizeRegclassLiteral(SessionHooks* hooks, Expr* e);
+// An OID compared with a regclass value: the OID side becomes its name.
+bool IsRegclassValue(const Expr& e);
+std::unique_ptr<Expr> RegclassNameOf(std::unique_ptr<Expr> oid_expr);
 
 inline bool IsSessionFunction(const std::string& name) {
   return name == "nextval" || name == "currval" || name == "lastval" ||
          name == "setval" || name == "pg_get_serial_sequence" ||
-         name == "kova.command" || IsAdvisoryLockFunction(name);
+         name == "kova.command" || IsAdvisoryLockFunction(name) ||
+         IsSystemFunction(name);
 }
 
 inline std::string Lower(std::string s) {

@@ -265,6 +265,8 @@ bool QueryCompiler::AddFromItem(const PgQuery__Node* node, std::string* sql,
           return ok;
         }
       }
+      if (AddSystemRelation(rv, sql, error)) return true;
+      if (!error->sqlstate.empty()) return false;
       if (AddSequenceRelation(rv, sql, error)) return true;
       if (!error->sqlstate.empty()) return false;
       const catalog::Table* table;
@@ -459,6 +461,8 @@ bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
   if (name.rfind("pg_catalog.", 0) == 0) name = name.substr(11);
   if (name == "unnest" || name == "generate_subscripts")
     return AddArrayFunctionItem(rf, f, name, sql, error);
+  if (name == "pg_partition_ancestors")
+    return AddPartitionAncestorsItem(rf, f, sql, error);
   if (name != "generate_series" || rf->lateral || rf->ordinality ||
       rf->n_coldeflist > 0 || f->n_args < 2 || f->n_args > 3) {
     *error = Err("0A000",
@@ -745,6 +749,10 @@ bool QueryCompiler::AnalyzeSubLink(const PgQuery__SubLink* link,
       if (operand->type == oid::kUnknown &&
           !analyzer_.Coerce(&operand, t, -1, error))
         return false;
+      // An OID in a set of regclass values (names, PostgreSQL has no
+      // oid = text): compare names.
+      if (operand->type == oid::kOid && IsText(t))
+        operand = RegclassNameOf(std::move(operand));
       if (!NativeComparable(operand->type, t)) {
         PgError err =
             Err("42883",
@@ -1106,8 +1114,9 @@ std::string QueryCompiler::Emit(const Expr& e) {
                " IS NULL) THEN NULL ELSE 1 END)";
       }
       // A scalar subquery returning more than one row is an error.
-      return "kova_scalar((SELECT count(*) FROM (" + e.subquery_sql +
-             " LIMIT 2)), (" + e.subquery_sql + "))";
+      // (A subquery with its own LIMIT cannot take a second one.)
+      return "kova_scalar((SELECT count(*) FROM (SELECT 1 FROM (" +
+             e.subquery_sql + ") LIMIT 2)), (" + e.subquery_sql + "))";
     }
     case Expr::Kind::kFunction:
       if (e.name == "any" || e.name == "all") {

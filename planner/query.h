@@ -16,6 +16,7 @@
 #include "catalog/catalog.h"
 #include "planner/expr.h"
 #include "planner/svalue.h"
+#include "planner/system_catalog.h"
 
 namespace kova::planner {
 
@@ -52,6 +53,9 @@ struct Compiled {
   std::map<std::string, int> fallback_slots;
   // A prepared statement kept while the plan lives (same connection).
   sqlite3_stmt* stmt = nullptr;
+  // Reads roles or databases, which the catalog version does not cover:
+  // never kept for reuse.
+  bool no_cache = false;
   ~Compiled();
 };
 
@@ -108,6 +112,9 @@ struct CompileContext {
       collection_table;
   std::vector<std::string> search_path = {"public"};
   std::string temp_schema;  // what "pg_temp" names
+  // Roles and databases, for pg_roles and pg_database (system_relations.cc).
+  std::function<void(std::vector<ClusterRole>*, std::vector<ClusterDatabase>*)>
+      cluster;
 };
 
 class QueryCompiler : public ExprScope {
@@ -187,6 +194,12 @@ class QueryCompiler : public ExprScope {
                           QueryCompiler* owner, const std::string& alias,
                           const std::vector<std::string>& names,
                           std::string* sql, PgError* error);
+  // pg_catalog.pg_class and friends (system_relations.cc).
+  bool AddSystemRelation(const PgQuery__RangeVar* rv, std::string* sql,
+                         PgError* error);
+  bool AddPartitionAncestorsItem(const PgQuery__RangeFunction* rf,
+                                 const PgQuery__FuncCall* f, std::string* sql,
+                                 PgError* error);
   bool CompileSimpleSelect(const PgQuery__SelectStmt* stmt, Compiled* out,
                            PgError* error);
   bool CompileValues(const PgQuery__SelectStmt* stmt, Compiled* out,

@@ -247,8 +247,8 @@ bool SameSValue(const SValue& a, const SValue& b) {
 
 void SessionImpl::RememberSimplePlan(const QueryShape& shape,
                                      const std::shared_ptr<Plan>& plan) {
-  if (!plan->compiled || !plan->is_select || plan->writes ||
-      plan->catalog_version < 0 || plan->ctas || !plan->node ||
+  if (!plan->compiled || plan->compiled->no_cache || !plan->is_select ||
+      plan->writes || plan->catalog_version < 0 || plan->ctas || !plan->node ||
       plan->node->node_case != PG_QUERY__NODE__NODE_SELECT_STMT ||
       plan->node->select_stmt->into_clause || !plan->tree ||
       plan->tree->size() != 1)

@@ -487,6 +487,8 @@ bool SessionImpl::NextValue(const catalog::Sequence& seq, int64_t* value,
 bool SessionImpl::CallSessionFunction(const std::string& name,
                                       const std::vector<Value>& args,
                                       Value* out, PgError* error) {
+  if (expr_detail::IsSystemFunction(name))
+    return CallSystemFunction(name, args, out, error);
   for (const auto& a : args) {
     if (!a && name != "kova.command") {
       *out = std::nullopt;  // strict functions

@@ -181,6 +181,13 @@ class SessionImpl : public Session,
                                 const std::vector<Value>& args, Value* out,
                                 PgError* error);
   void ReleaseAdvisoryLocks(bool session_level);
+  // pg_catalog support (system_functions.cc): the roles and databases of
+  // the cluster, and the functions over the catalog.
+  void ClusterObjects(std::vector<ClusterRole>* roles,
+                      std::vector<ClusterDatabase>* databases);
+  bool CallSystemFunction(const std::string& name,
+                          const std::vector<Value>& args, Value* out,
+                          PgError* error);
   // user_types::Source (user_types_session.cc)
   const catalog::Catalog* TypeCatalog(bool refresh) override;
   std::vector<std::string> TypeSearchPath() override {

@@ -109,6 +109,10 @@ CompileContext SessionImpl::MakeCompileContext(Plan* plan) {
   context.search_path = SearchPathSchemas(true);
   context.temp_schema = TempSchemaName();
   context.param_types = plan->simple ? nullptr : &plan->param_types;
+  context.cluster = [this](std::vector<ClusterRole>* roles,
+                           std::vector<ClusterDatabase>* databases) {
+    ClusterObjects(roles, databases);
+  };
   context.collection_table = [this](const std::string& collection,
                                     std::string* table, PgError* error) {
     return CollectionTable(collection, table, error);

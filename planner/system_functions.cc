@@ -1,0 +1,648 @@
+// The pg_catalog functions over the catalog that psql and ORMs call
+// (pg_get_userbyid, pg_table_is_visible, format_type, pg_get_indexdef, ...),
+// evaluated by the session (they read its catalog and roles).
+#include <algorithm>
+
+#include "planner/ddl.h"
+#include "planner/expr_internal.h"
+#include "planner/session_impl.h"
+#include "planner/system_catalog.h"
+#include "planner/types.h"
+
+namespace kova::planner {
+using namespace expr_detail;
+
+namespace system_catalog {
+
+namespace {
+
+uint32_t HashOid(std::string_view name) {
+  uint32_t h = 2166136261u;
+  for (unsigned char c : name) h = (h ^ c) * 16777619u;
+  // Above the OIDs PostgreSQL and the catalog hand out in practice.
+  return 1000000000u + h % 1000000000u;
+}
+
+}  // namespace
+
+uint32_t RoleOid(std::string_view name) {
+  if (name == "postgres") return kBootstrapSuperuser;
+  if (name == "pg_database_owner") return kPgDatabaseOwner;
+  return HashOid(name);
+}
+
+uint32_t DatabaseOid(std::string_view name) {
+  if (name == "template1") return 1;
+  if (name == "template0") return 4;
+  if (name == "postgres") return 5;
+  return HashOid(name);
+}
+
+uint32_t NamespaceOid(const catalog::Catalog& cat, std::string_view schema) {
+  if (schema == "public") return kPublicNamespace;
+  if (schema == "pg_catalog") return kPgCatalogNamespace;
+  const catalog::Schema* s = cat.FindSchema(schema);
+  return s ? s->oid : 0;
+}
+
+uint32_t ConstraintOid(uint32_t table_oid, size_t index) {
+  // 64 slots a table: constraints first, then column defaults (60 + i is
+  // the default of column i only while it fits, which covers what psql
+  // reads; pg_attrdef.oid is never used to find a default).
+  return 2000000000u + table_oid * 64u + static_cast<uint32_t>(index % 64);
+}
+
+bool FindRelation(const catalog::Catalog& cat, uint32_t oid, RelationRef* out) {
+  for (const auto& [key, t] : cat.tables()) {
+    if (t.oid == oid) {
+      *out = {'r', t.schema, t.name, &t};
+      return true;
+    }
+    for (const auto& x : t.indexes)
+      if (x.oid == oid) {
+        *out = {'i', t.schema, x.name, &t, &x};
+        return true;
+      }
+  }
+  for (const auto& [key, v] : cat.views())
+    if (v.oid == oid) {
+      *out = {'v', v.schema, v.name};
+      out->view = &v;
+      return true;
+    }
+  for (const auto& [key, q] : cat.sequences())
+    if (q.oid == oid) {
+      *out = {'S', q.schema, q.name};
+      out->sequence = &q;
+      return true;
+    }
+  return false;
+}
+
+std::string DefaultExpression(const catalog::Column& column) {
+  const std::string& e = column.default_expr;
+  // A string literal: PostgreSQL shows the constant with its type.
+  if (e.size() >= 2 && e.front() == '\'' && e.back() == '\'') {
+    bool single = true;
+    for (size_t i = 1; i + 1 < e.size(); i++) {
+      if (e[i] != '\'') continue;
+      if (e[i + 1] == '\'' && i + 2 < e.size()) {
+        i++;
+        continue;
+      }
+      single = false;
+    }
+    if (single) {
+      uint32_t type = column.type;
+      std::string name =
+          type == oid::kBpchar ? "bpchar" : types::FormatTypeName(type, -1);
+      return e + "::" + name;
+    }
+  }
+  return e;
+}
+
+}  // namespace system_catalog
+
+namespace {
+
+const char* const kSystemFunctions[] = {"pg_get_userbyid",
+                                        "pg_table_is_visible",
+                                        "pg_type_is_visible",
+                                        "pg_function_is_visible",
+                                        "pg_size_pretty",
+                                        "pg_table_size",
+                                        "pg_relation_size",
+                                        "pg_total_relation_size",
+                                        "pg_indexes_size",
+                                        "obj_description",
+                                        "col_description",
+                                        "shobj_description",
+                                        "format_type",
+                                        "pg_get_expr",
+                                        "pg_get_indexdef",
+                                        "pg_get_constraintdef",
+                                        "pg_encoding_to_char",
+                                        "pg_get_viewdef",
+                                        "pg_relation_is_publishable",
+                                        "pg_partition_ancestors",
+                                        "pg_get_statisticsobjdef_columns",
+                                        "pg_get_triggerdef",
+                                        "kova_regclass_name",
+                                        "kova_regclass_canon",
+                                        "kova_regtype_name",
+                                        "kova_regnamespace_name"};
+
+// A system relation's OID (pg_class 1259 ...), 0 for others.
+struct SystemRelationOid {
+  const char* name;
+  uint32_t oid;
+};
+constexpr SystemRelationOid kSystemOids[] = {
+    {"pg_class", 1259},       {"pg_namespace", 2615}, {"pg_type", 1247},
+    {"pg_attribute", 1249},   {"pg_database", 1262},  {"pg_authid", 1260},
+    {"pg_am", 2601},          {"pg_index", 2610},     {"pg_constraint", 2606},
+    {"pg_description", 2609}, {"pg_attrdef", 2604},   {"pg_sequence", 2224},
+    {"pg_depend", 2608},      {"pg_collation", 3456}, {"pg_inherits", 2611},
+    {"pg_trigger", 2620},     {"pg_policy", 3256},    {"pg_rewrite", 2618},
+    {"pg_tablespace", 1213},  {"pg_extension", 3079}, {"pg_auth_members", 1261},
+    {"pg_proc", 1255}};
+
+// Identifier parts of a relation name as regclassin reads them: dots
+// separate, double quotes keep case, the rest is folded to lower case.
+bool SplitName(const std::string& text, std::vector<std::string>* parts) {
+  std::string cur;
+  bool quoted = false, any = false;
+  for (size_t i = 0; i < text.size(); i++) {
+    char c = text[i];
+    if (quoted) {
+      if (c == '"') {
+        if (i + 1 < text.size() && text[i + 1] == '"') {
+          cur += '"';
+          i++;
+        } else {
+          quoted = false;
+        }
+      } else {
+        cur += c;
+      }
+    } else if (c == '"') {
+      quoted = any = true;
+    } else if (c == '.') {
+      parts->push_back(cur);
+      cur.clear();
+    } else {
+      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      any = true;
+    }
+  }
+  parts->push_back(cur);
+  return any && !quoted;
+}
+
+// pg_size_pretty: bytes below 10240, then kB, MB, ... rounding half up
+// after each halving step as PostgreSQL's size_pretty does.
+std::string SizePretty(int64_t size) {
+  static const char* const units[] = {"bytes", "kB", "MB", "GB", "TB", "PB"};
+  const int64_t limit = 10 * 1024;
+  const int64_t limit2 = limit * 2 - 1;
+  int64_t abs = size < 0 ? -size : size;
+  if (abs < limit) return std::to_string(size) + " bytes";
+  size >>= 9;  // half kB
+  for (int u = 1;; u++) {
+    int64_t a = size < 0 ? -size : size;
+    if (a < limit2 || u == 5) {
+      int64_t v = (size + (size < 0 ? -1 : 1)) / 2;
+      return std::to_string(v) + " " + units[u];
+    }
+    size >>= 10;
+  }
+}
+
+}  // namespace
+
+namespace expr_detail {
+
+bool RegCastName(const std::string& kind, std::unique_ptr<Expr> arg,
+                 SessionHooks* hooks, std::unique_ptr<Expr>* out) {
+  (void)hooks;
+  if (arg->type != oid::kOid && !IsInteger(arg->type)) return false;
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::kFunction;
+  e->name = "kova_" + kind + "_name";
+  e->type = oid::kText;
+  e->location = arg->location;
+  e->args.push_back(std::move(arg));
+  *out = std::move(e);
+  return true;
+}
+
+void NormalizeRegclassLiteral(SessionHooks* hooks, Expr* e) {
+  if (e->kind != Expr::Kind::kConst || !e->value) return;
+  Value canon;
+  PgError ignored;
+  // A relation that does not exist is left to the function that reads
+  // the name (nextval reports it as before).
+  if (hooks &&
+      hooks->CallSessionFunction("kova_regclass_canon", {e->value}, &canon,
+                                 &ignored) &&
+      canon)
+    e->value = canon;
+  e->name = "regclass";
+}
+
+bool IsRegclassValue(const Expr& e) {
+  return (e.kind == Expr::Kind::kConst && e.name == "regclass") ||
+         (e.kind == Expr::Kind::kFunction &&
+          (e.name == "kova_regclass_name" ||
+           e.name == "pg_partition_ancestors"));
+}
+
+std::unique_ptr<Expr> RegclassNameOf(std::unique_ptr<Expr> oid_expr) {
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::kFunction;
+  e->name = "kova_regclass_name";
+  e->type = oid::kText;
+  e->location = oid_expr->location;
+  e->args.push_back(std::move(oid_expr));
+  return e;
+}
+
+bool IsSystemFunction(const std::string& name) {
+  for (const char* f : kSystemFunctions)
+    if (name == f) return true;
+  return false;
+}
+}  // namespace expr_detail
+
+void SessionImpl::ClusterObjects(std::vector<ClusterRole>* roles,
+                                 std::vector<ClusterDatabase>* databases) {
+  if (roles) {
+    std::vector<docstore::Document> rows;
+    bson_t filter = BSON_INITIALIZER;
+    if (storage_->Find(docstore::kAdminDb, "roles", &filter, {}, &rows).ok()) {
+      for (const auto& d : rows) {
+        ClusterRole r;
+        bson_iter_t it;
+        if (bson_iter_init_find(&it, d.bson(), "_id") &&
+            BSON_ITER_HOLDS_UTF8(&it))
+          r.name = bson_iter_utf8(&it, nullptr);
+        r.login = bson_iter_init_find(&it, d.bson(), "login") &&
+                  bson_iter_as_bool(&it);
+        r.superuser = bson_iter_init_find(&it, d.bson(), "superuser") &&
+                      bson_iter_as_bool(&it);
+        if (!r.name.empty()) roles->push_back(std::move(r));
+      }
+    }
+    bson_destroy(&filter);
+  }
+  if (databases) {
+    std::vector<std::string> names;
+    if (storage_->ListDatabases(&names).ok()) {
+      for (const auto& n : names) {
+        if (n == docstore::kAdminDb) continue;
+        ClusterDatabase d;
+        d.name = n;
+        DatabaseRecord record;
+        if (ReadDatabaseRecord(storage_.get(), n, &record).ok()) {
+          d.owner = record.owner;
+          d.connection_limit = record.connection_limit;
+        }
+        databases->push_back(std::move(d));
+      }
+    }
+  }
+}
+
+bool SessionImpl::CallSystemFunction(const std::string& name,
+                                     const std::vector<Value>& args, Value* out,
+                                     PgError* error) {
+  using namespace system_catalog;
+  *out = std::nullopt;
+  // format_type is not strict (a NULL typmod means none); the rest are.
+  if (name == "format_type") {
+    if (!args[0]) return true;
+    uint32_t type = static_cast<uint32_t>(std::stoul(*args[0]));
+    int32_t typmod = args[1] ? std::stoi(*args[1]) : -1;
+    if (type == 0) {
+      *out = "-";
+      return true;
+    }
+    if (!types::LookupType(type) && !user_types::Find(type)) {
+      *out = "???";
+      return true;
+    }
+    *out = types::FormatTypeName(type, typmod);
+    return true;
+  }
+  for (const auto& a : args)
+    if (!a) return true;
+  if (!LoadCatalog(error)) return false;
+  const catalog::Catalog& cat = *catalog_;
+  auto oid_arg = [&](size_t i) {
+    return static_cast<uint32_t>(std::stoul(*args[i]));
+  };
+  if (name == "pg_size_pretty") {
+    int64_t v = 0;
+    ToInt64(*args[0], &v);
+    *out = SizePretty(v);
+    return true;
+  }
+  if (name == "pg_encoding_to_char") {
+    *out = *args[0] == "6" ? "UTF8" : *args[0] == "0" ? "SQL_ASCII" : "";
+    return true;
+  }
+  if (name == "pg_get_userbyid") {
+    uint32_t id = oid_arg(0);
+    if (id == kBootstrapSuperuser) {
+      *out = "postgres";
+      return true;
+    }
+    if (id == kPgDatabaseOwner) {
+      *out = "pg_database_owner";
+      return true;
+    }
+    std::vector<ClusterRole> roles;
+    ClusterObjects(&roles, nullptr);
+    for (const auto& r : roles)
+      if (RoleOid(r.name) == id) {
+        *out = r.name;
+        return true;
+      }
+    *out = "unknown (OID=" + *args[0] + ")";
+    return true;
+  }
+  if (name == "pg_function_is_visible" ||
+      name == "pg_relation_is_publishable") {
+    *out = "f";
+    return true;
+  }
+  if (name == "pg_type_is_visible") {
+    uint32_t id = oid_arg(0);
+    const catalog::UserType* t = cat.FindTypeByOid(id);
+    if (!t) {
+      *out = types::LookupType(id) ? "t" : "f";
+      return true;
+    }
+    bool visible = false;
+    for (const auto& s : SearchPathSchemas(true)) {
+      if (cat.FindType(s, t->name)) {
+        visible = s == t->schema;
+        break;
+      }
+    }
+    *out = visible ? "t" : "f";
+    return true;
+  }
+  if (name == "obj_description" || name == "shobj_description") {
+    uint32_t id = oid_arg(0);
+    std::string klass = args.size() > 1 ? *args[1] : "pg_class";
+    if (klass == "pg_namespace") {
+      for (const auto& [n, sc] : cat.schemas())
+        if (NamespaceOid(cat, n) == id && !sc.comment.empty())
+          *out = sc.comment;
+      return true;
+    }
+    if (klass == "pg_type") {
+      if (const catalog::UserType* t = cat.FindTypeByOid(id))
+        if (!t->comment.empty()) *out = t->comment;
+      return true;
+    }
+    RelationRef rel;
+    if (klass != "pg_class" || !FindRelation(cat, id, &rel)) return true;
+    const std::string& c = rel.index   ? rel.index->comment
+                           : rel.table ? rel.table->comment
+                           : rel.view  ? rel.view->comment
+                                       : rel.sequence->comment;
+    if (!c.empty()) *out = c;
+    return true;
+  }
+  if (name == "col_description") {
+    RelationRef rel;
+    if (!FindRelation(cat, oid_arg(0), &rel) || rel.kind != 'r') return true;
+    int n = std::stoi(*args[1]);
+    if (n < 1 || n > static_cast<int>(rel.table->columns.size())) return true;
+    auto it = rel.table->column_comments.find(rel.table->columns[n - 1].name);
+    if (it != rel.table->column_comments.end()) *out = it->second;
+    return true;
+  }
+  if (name == "pg_get_expr") {
+    // pg_attrdef.adbin holds the expression's text. A typed literal shows
+    // its value as the type prints it now ('01-01-2020'::date under
+    // DateStyle Postgres, MDY), as PostgreSQL's stored constant does.
+    const std::string& e = *args[0];
+    *out = e;
+    size_t cast = e.rfind("'::");
+    if (e.size() > 4 && e[0] == '\'' && cast != std::string::npos && cast > 0) {
+      std::string literal, canonical;
+      for (size_t i = 1; i < cast; i++) {
+        if (e[i] == '\'' && i + 1 < cast && e[i + 1] == '\'')
+          i++;
+        else if (e[i] == '\'')
+          return true;
+        literal += e[i];
+      }
+      const types::TypeInfo* info = types::LookupTypeByName(e.substr(cast + 3));
+      PgError ignored;
+      if (info && types::InputText(info->oid, -1, literal, type_context(),
+                                   &canonical, &ignored))
+        *out = SqlQuoteLiteral(canonical) + e.substr(cast + 1);
+    }
+    return true;
+  }
+  auto visible_name = [&](const std::string& schema, const std::string& rel) {
+    std::vector<std::string> path = SearchPathSchemas(true);
+    // pg_catalog comes first unless the path places it.
+    if (std::find(path.begin(), path.end(), "pg_catalog") == path.end())
+      path.insert(path.begin(), "pg_catalog");
+    for (const auto& s : path) {
+      if (cat.RelationExists(s, rel) ||
+          (s == "pg_catalog" && IsSystemRelation(rel)))
+        return s == schema ? QuoteIdentifier(rel) : QuoteQualified(schema, rel);
+    }
+    return QuoteQualified(schema, rel);
+  };
+  if (name == "kova_regnamespace_name") {
+    uint32_t id = oid_arg(0);
+    for (const auto& [n, sc] : cat.schemas())
+      if (n != "admin" && NamespaceOid(cat, n) == id) {
+        *out = QuoteIdentifier(n);
+        return true;
+      }
+    *out = *args[0];
+    return true;
+  }
+  if (name == "kova_regtype_name") {
+    uint32_t id = oid_arg(0);
+    *out = id == 0 ? "-"
+           : (types::LookupType(id) || user_types::Find(id))
+               ? types::FormatTypeName(id, -1)
+               : *args[0];
+    return true;
+  }
+  if (name == "kova_regclass_canon") {
+    const std::string& text = *args[0];
+    if (!text.empty() &&
+        text.find_first_not_of("0123456789") == std::string::npos) {
+      RelationRef rel;
+      uint32_t id = static_cast<uint32_t>(std::stoul(text));
+      for (const auto& so : kSystemOids)
+        if (so.oid == id) {
+          *out = so.name;
+          return true;
+        }
+      *out = FindRelation(cat, id, &rel) ? visible_name(rel.schema, rel.name)
+                                         : text;
+      return true;
+    }
+    std::vector<std::string> parts;
+    if (!SplitName(text, &parts) || parts.size() > 2) {
+      *error = Err("42602", "invalid name syntax");
+      return false;
+    }
+    std::string rel = parts.back();
+    std::vector<std::string> schemas;
+    if (parts.size() == 2)
+      schemas.push_back(parts[0]);
+    else
+      schemas = SearchPathSchemas(true);
+    bool pg_catalog_listed = std::find(schemas.begin(), schemas.end(),
+                                       "pg_catalog") != schemas.end();
+    if (!pg_catalog_listed && IsSystemRelation(rel) && parts.size() == 1) {
+      *out = rel;
+      return true;
+    }
+    for (const auto& s : schemas) {
+      if (s == "pg_catalog" && IsSystemRelation(rel)) {
+        *out = visible_name(s, rel);
+        return true;
+      }
+      if (cat.RelationExists(s, rel)) {
+        *out = visible_name(s, rel);
+        return true;
+      }
+    }
+    *error = Err("42P01", "relation \"" + text + "\" does not exist");
+    return false;
+  }
+  if (name == "kova_regclass_name" || name == "pg_partition_ancestors") {
+    uint32_t id = oid_arg(0);
+    for (const auto& so : kSystemOids)
+      if (so.oid == id) {
+        *out = so.name;
+        return true;
+      }
+    RelationRef rel;
+    *out = FindRelation(cat, id, &rel) ? visible_name(rel.schema, rel.name)
+                                       : *args[0];
+    return true;
+  }
+  if (name == "pg_get_constraintdef") {
+    uint32_t id = oid_arg(0);
+    for (const auto& [key, t] : cat.tables()) {
+      for (size_t i = 0; i < t.constraints.size(); i++) {
+        if (ConstraintOid(t.oid, i) != id) continue;
+        const catalog::Constraint& c = t.constraints[i];
+        auto list = [](const std::vector<std::string>& cols) {
+          std::string s;
+          for (size_t k = 0; k < cols.size(); k++)
+            s += (k ? ", " : "") + QuoteIdentifier(cols[k]);
+          return s;
+        };
+        switch (c.kind) {
+          case 'p':
+            *out = "PRIMARY KEY (" + list(c.columns) + ")";
+            break;
+          case 'u':
+            *out = std::string("UNIQUE ") +
+                   (c.nulls_not_distinct ? "NULLS NOT DISTINCT " : "") + "(" +
+                   list(c.columns) + ")";
+            break;
+          case 'c':
+            *out = "CHECK (" + c.check_expr + ")";
+            break;
+          case 'f': {
+            std::string rs = "public", rn = c.ref_table;
+            size_t dot = c.ref_table.find('.');
+            if (dot != std::string::npos) {
+              rs = c.ref_table.substr(0, dot);
+              rn = c.ref_table.substr(dot + 1);
+            }
+            auto action = [](char a) -> std::string {
+              switch (a) {
+                case 'r':
+                  return "RESTRICT";
+                case 'c':
+                  return "CASCADE";
+                case 'n':
+                  return "SET NULL";
+                case 'd':
+                  return "SET DEFAULT";
+                default:
+                  return "";
+              }
+            };
+            std::string def = "FOREIGN KEY (" + list(c.columns) +
+                              ") REFERENCES " + visible_name(rs, rn) + "(" +
+                              list(c.ref_columns) + ")";
+            if (!action(c.on_update).empty())
+              def += " ON UPDATE " + action(c.on_update);
+            if (!action(c.on_delete).empty())
+              def += " ON DELETE " + action(c.on_delete);
+            *out = def;
+            break;
+          }
+          default:
+            break;
+        }
+        return true;
+      }
+    }
+    return true;
+  }
+  RelationRef rel;
+  bool found = FindRelation(cat, oid_arg(0), &rel);
+  if (name == "pg_get_viewdef") {
+    // The query as Kova keeps it (PostgreSQL prints its own deparse).
+    if (found && rel.kind == 'v') *out = " " + rel.view->query + ";";
+    return true;
+  }
+  if (name == "pg_table_is_visible") {
+    if (!found) {
+      *out = "f";
+      return true;
+    }
+    bool visible = false;
+    if (!system_catalog::IsSystemRelation(rel.name)) {
+      for (const auto& s : SearchPathSchemas(true)) {
+        if (cat.RelationExists(s, rel.name)) {
+          visible = s == rel.schema;
+          break;
+        }
+      }
+    }
+    *out = visible ? "t" : "f";
+    return true;
+  }
+  if (name == "pg_table_size" || name == "pg_relation_size" ||
+      name == "pg_total_relation_size" || name == "pg_indexes_size") {
+    // Kova does not keep page counts: one page for every table, sequence
+    // and index (a plausible size for a small relation), none for a view.
+    if (!found) return true;
+    int64_t pages = rel.kind == 'v' ? 0 : 1;
+    if (name == "pg_indexes_size")
+      pages =
+          rel.kind == 'r' ? static_cast<int64_t>(rel.table->indexes.size()) : 0;
+    if (name == "pg_total_relation_size" && rel.kind == 'r')
+      pages += static_cast<int64_t>(rel.table->indexes.size());
+    *out = std::to_string(pages * 8192);
+    return true;
+  }
+  if (name == "pg_get_indexdef") {
+    if (!found || rel.kind != 'i') return true;
+    const catalog::Index& x = *rel.index;
+    int column = args.size() > 1 ? std::stoi(*args[1]) : 0;
+    if (column > 0) {
+      if (column <= static_cast<int>(x.columns.size()))
+        *out = QuoteIdentifier(x.columns[column - 1]);
+      else
+        *out = "";
+      return true;
+    }
+    std::string cols;
+    for (size_t i = 0; i < x.columns.size(); i++)
+      cols += (i ? ", " : "") + QuoteIdentifier(x.columns[i]);
+    bool unique = x.unique;
+    for (const auto& c : rel.table->constraints)
+      if (c.name == x.constraint && c.kind == 'p') unique = true;
+    *out = std::string("CREATE ") + (unique ? "UNIQUE " : "") + "INDEX " +
+           QuoteIdentifier(x.name) + " ON " +
+           QuoteQualified(rel.table->schema, rel.table->name) +
+           " USING btree (" + cols + ")";
+    return true;
+  }
+  *error = Err("0A000", "function " + name + " is not supported yet");
+  return false;
+}
+
+}  // namespace kova::planner
