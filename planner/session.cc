@@ -181,12 +181,17 @@ docstore::Status SessionImpl::CommitStorage() {
 }
 
 docstore::Status SessionImpl::ApplyDurability() {
+  if (durable_commits_ >= 0 && durability_generation_ == settings_.generation())
+    return docstore::Status::OK();
   // synchronous_commit off: commits return before their fsync.
   bool full = settings_.Get("synchronous_commit") != "off";
-  if (durable_commits_ == static_cast<int>(full)) return docstore::Status::OK();
-  docstore::Status s = storage_->SetDurableCommits(full);
-  if (s.ok()) durable_commits_ = full;
-  return s;
+  if (durable_commits_ != static_cast<int>(full)) {
+    docstore::Status s = storage_->SetDurableCommits(full);
+    if (!s.ok()) return s;
+    durable_commits_ = full;
+  }
+  durability_generation_ = settings_.generation();
+  return docstore::Status::OK();
 }
 
 void SessionImpl::DropTransactionCursors() {

@@ -372,6 +372,9 @@ class SessionImpl : public Session,
   docstore::Status CommitStorage();
   docstore::Status ApplyDurability();
   int durable_commits_ = -1;  // PRAGMA synchronous applied: 1 FULL, 0 NORMAL
+  // The settings generation durable_commits_ was last decided at: most
+  // transactions change no setting, and reading one costs a map lookup.
+  uint64_t durability_generation_ = 0;
   // The table's docstore collection table (quoted SQLite name).
   bool CollectionTable(const std::string& collection, std::string* table,
                        PgError* error);

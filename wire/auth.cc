@@ -5,9 +5,11 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 
 #include <cctype>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -375,12 +377,23 @@ std::string Md5Hex(std::string_view data) {
   return hex;
 }
 
+// The kernel's generator: OpenSSL's RAND_bytes sets up a generator per
+// thread on its first call (millions of instructions), and every connection
+// runs on a new thread.
 void RandomBytes(void* out, size_t n) {
-  if (RAND_bytes(static_cast<unsigned char*>(out), static_cast<int>(n)) != 1) {
-    // Never expected; fall back to the OS generator.
-    std::random_device rd;
-    auto* p = static_cast<unsigned char*>(out);
-    for (size_t i = 0; i < n; i++) p[i] = static_cast<unsigned char>(rd());
+  auto* p = static_cast<unsigned char*>(out);
+  while (n > 0) {
+    ssize_t got = getrandom(p, n, 0);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      // Never expected; fall back to OpenSSL.
+      if (RAND_bytes(p, static_cast<int>(n)) == 1) return;
+      std::random_device rd;
+      for (size_t i = 0; i < n; i++) p[i] = static_cast<unsigned char>(rd());
+      return;
+    }
+    p += got;
+    n -= static_cast<size_t>(got);
   }
 }
 
