@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -38,12 +39,6 @@
 #include "docstore/internal.h"
 
 namespace kova::docstore {
-namespace {
-
-// How many values a reservation covers, as PostgreSQL's SEQ_LOG_VALS.
-constexpr int64_t kReservedValues = 32;
-
-}  // namespace
 
 Durability::Durability(std::string wal_path) : wal_path_(std::move(wal_path)) {
   std::ifstream in("/proc/sys/kernel/random/boot_id");
@@ -120,7 +115,7 @@ uint64_t Durability::CoveringTicket(const std::string& id, bool asc,
   bool inside = asc ? r.from <= value && value <= r.upto
                     : r.upto <= value && value <= r.from;
   *upto = r.upto;
-  return inside ? r.ticket : 0;
+  return inside ? r.TicketFor(value) : 0;
 }
 
 void Durability::Publish(const std::string& id, bool asc, int64_t from,
@@ -131,7 +126,17 @@ void Durability::Publish(const std::string& id, bool asc, int64_t from,
   // SQLite's lock between that commit and now) may have moved the counter:
   // the entry written since is newer than this one.
   if (epoch != epoch_) return;
-  reserved_[id] = Reservation{from, upto, asc, ticket, true, last, increment};
+  // The window a demand has grown carries over to the new lease.
+  // (doubled when the old lease ran out while a renewal was on its way).
+  auto old = reserved_.find(id);
+  int64_t window = kReservedValues;
+  if (old != reserved_.end()) {
+    window = old->second.window;
+    if (old->second.starved) window = std::min(window * 2, kMaxReservedValues);
+  }
+  Reservation& r = reserved_[id];
+  r = Reservation{from, upto, asc, ticket, true, last, increment, upto, ticket};
+  r.window = window;
 }
 
 uint64_t Durability::syncs() {
@@ -184,6 +189,10 @@ Status SessionImpl::CommitAndNote(uint64_t* sync_ticket) {
   // values are not handed out from memory).
   if (wrote_reservation && !WriteOutWal().ok()) pending_reservations_.clear();
   for (const auto& r : pending_reservations_) {
+    if (r.extend) {
+      durability.ExtendLease(r.id, r.upto, ticket, r.epoch);
+      continue;
+    }
     durability.Publish(r.id, r.asc, r.from, r.upto,
                        r.ticket ? r.ticket : ticket, r.last, r.increment,
                        r.epoch);

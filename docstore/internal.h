@@ -188,6 +188,15 @@ class Checkpointer {
 
 // ---- durability.cc: group commit and counter reservations ------------------
 
+// How many values a reservation covers, as PostgreSQL's SEQ_LOG_VALS. A live
+// lease is renewed ahead (leases.cc) once fewer than half of its window are
+// left, to a window past its last value, so a crash skips at most a window.
+// The window starts here and doubles, up to kMaxReservedValues, while the
+// sessions use up half of it before a renewal has committed (a sync at
+// synchronous_commit on), so that they do not wait for renewals.
+inline constexpr int64_t kReservedValues = 32;
+inline constexpr int64_t kMaxReservedValues = 512;
+
 // One per store. Commits are numbered as they return; a durable commit waits
 // until a WAL sync that began after it has finished.
 class Durability {
@@ -223,7 +232,22 @@ class Durability {
 
   // Leases (leases.cc). TakeNext hands out the next value of a live lease
   // (false: none, or used up); *ticket is the commit that made it durable.
-  bool TakeNext(const std::string& id, int64_t* value, uint64_t* ticket);
+  // *renew_ahead: fewer than half a reservation is left and no renewal has
+  // been started for this lease; the caller is to start one (RenewAhead).
+  bool TakeNext(const std::string& id, int64_t* value, uint64_t* ticket,
+                bool* renew_ahead);
+  // The live lease of `id` while fewer than half a reservation is left
+  // (false otherwise): what a renewal ahead extends.
+  struct LeaseView {
+    int64_t from, upto, last, increment, window;
+    bool asc;
+  };
+  bool LeaseToRenew(const std::string& id, LeaseView* view);
+  // After the commit with `ticket` moved the reservation of a live lease to
+  // end at `upto`: the lease hands values out up to there, when `epoch` is
+  // still current (nothing ended leases since the renewal read it).
+  void ExtendLease(const std::string& id, int64_t upto, uint64_t ticket,
+                   uint64_t epoch);
   // The last value handed out under a live lease of `id`.
   bool LiveLast(const std::string& id, int64_t* last);
   // A live lease of `id` has handed out `value` or beyond it.
@@ -254,11 +278,25 @@ class Durability {
   struct Reservation {
     int64_t from, upto;  // in the counter's direction
     bool asc;
-    uint64_t ticket;
+    uint64_t ticket;  // the commit that covers values up to ticket_upto
     // A live lease: values after `last` up to `upto` are handed out from
     // here, and the counter row's last may be behind `last`.
     bool live = false;
     int64_t last = 0, increment = 1;
+    // A renewal ahead moved `upto` past ticket_upto with the commit
+    // ahead_ticket; renewing: one has been started for this lease.
+    int64_t ticket_upto = 0;
+    uint64_t ahead_ticket = 0;
+    bool renewing = false;
+    // Values the next renewal ahead reserves; `last` when the running
+    // renewal started; starved: the lease ran out before it committed.
+    int64_t window = kReservedValues;
+    int64_t renew_started_at = 0;
+    bool starved = false;
+    uint64_t TicketFor(int64_t value) const {
+      return (asc ? value > ticket_upto : value < ticket_upto) ? ahead_ticket
+                                                               : ticket;
+    }
   };
   const std::string wal_path_;
   std::string boot_id_;
@@ -405,6 +443,9 @@ class SessionImpl {
   // nextval: NextCounterById, reserving values ahead so that the commit of
   // a transaction that only advanced counters need not sync.
   Status NextCounterReserved(const std::string& id, int64_t* value);
+  // Moves the reservation of the live lease of `id` to kReservedValues past
+  // its last value, in this write transaction; the lease follows at commit.
+  Status RenewLeaseAhead(const std::string& id);
   Status ApplyReservationsAfterCrash();
   Status ClearReservations();
   bool durable() const { return durable_; }
@@ -463,6 +504,7 @@ class SessionImpl {
     uint64_t ticket;  // 0: written by this transaction
     int64_t last, increment;
     uint64_t epoch;
+    bool extend = false;  // a renewal ahead of a live lease (upto only)
   };
   bool durable_ = true;
   int64_t changes_at_begin_ = 0;

@@ -13,6 +13,18 @@
 //    what it wrote;
 //  - a renewal publishes its lease only if no writer ended leases since it
 //    read the row (the epoch), so a lease never outlives an edit.
+// A lease is renewed ahead: the call that finds fewer than half a window
+// left moves the reservation (not the row) to a window past the lease's
+// last value in a commit of its own, and the lease grows once that commit
+// is in the WAL file, while the other sessions go on taking values from
+// it. Sessions do not queue behind a renewal unless the lease runs out
+// before it commits; when they use up half the window meanwhile, the
+// window doubles (up to kMaxReservedValues; see internal.h). The row's
+// last stays where the lease began, inside the reservation, so a crash
+// still moves the counter to the reservation's end (at most a window past
+// the last value handed out); the values past the old end are durable
+// with the renewal's commit.
+#include <algorithm>
 #include <cstring>
 
 #include "docstore/internal.h"
@@ -21,19 +33,82 @@ namespace kova::docstore {
 
 // ---- Durability: the lease table -------------------------------------------
 
+namespace {
+
+// Fewer than half a window of values is left after `last`.
+bool NearEnd(int64_t last, int64_t upto, int64_t increment, int64_t window) {
+  __int128 left = static_cast<__int128>(upto) - last;
+  return left * (increment > 0 ? 1 : -1) <
+         static_cast<__int128>(increment > 0 ? increment : -increment) *
+             (window / 2);
+}
+
+// Values from `from` to `to` (in the counter's direction).
+__int128 ValuesBetween(int64_t from, int64_t to, int64_t increment) {
+  return (static_cast<__int128>(to) - from) / increment;
+}
+
+}  // namespace
+
 bool Durability::TakeNext(const std::string& id, int64_t* value,
-                          uint64_t* ticket) {
+                          uint64_t* ticket, bool* renew_ahead) {
+  *renew_ahead = false;
   std::lock_guard<std::mutex> lock(reserve_mu_);
   auto it = reserved_.find(id);
   if (it == reserved_.end() || !it->second.live) return false;
   Reservation& r = it->second;
   int64_t next;
-  if (__builtin_add_overflow(r.last, r.increment, &next)) return false;
-  if (r.asc ? next > r.upto : next < r.upto) return false;
+  if (__builtin_add_overflow(r.last, r.increment, &next) ||
+      (r.asc ? next > r.upto : next < r.upto)) {
+    if (r.renewing) r.starved = true;
+    return false;
+  }
   r.last = next;
   *value = next;
-  *ticket = r.ticket;
+  *ticket = r.TicketFor(next);
+  if (!r.renewing && NearEnd(next, r.upto, r.increment, r.window)) {
+    r.renewing = true;
+    r.renew_started_at = next;
+    r.starved = false;
+    *renew_ahead = true;
+  }
   return true;
+}
+
+bool Durability::LeaseToRenew(const std::string& id, LeaseView* view) {
+  std::lock_guard<std::mutex> lock(reserve_mu_);
+  auto it = reserved_.find(id);
+  if (it == reserved_.end() || !it->second.live) return false;
+  const Reservation& r = it->second;
+  if (!NearEnd(r.last, r.upto, r.increment, r.window)) return false;
+  *view = LeaseView{r.from, r.upto, r.last, r.increment, r.window, r.asc};
+  return true;
+}
+
+void Durability::ExtendLease(const std::string& id, int64_t upto,
+                             uint64_t ticket, uint64_t epoch) {
+  std::lock_guard<std::mutex> lock(reserve_mu_);
+  if (epoch != epoch_) return;
+  auto it = reserved_.find(id);
+  if (it == reserved_.end() || !it->second.live) return;
+  Reservation& r = it->second;
+  // Values up to the old end keep what covered them (an earlier renewal
+  // ahead included); the new ones need this commit.
+  r.ticket = std::max(r.ticket, r.ahead_ticket);
+  r.ticket_upto = r.upto;
+  r.ahead_ticket = ticket;
+  r.upto = upto;
+  r.renewing = false;
+  // Demand: the sessions took a quarter of the window (half of what was
+  // left) while this renewal was on its way, or ran out: the next renewal
+  // reserves twice as many. Little taken: half as many, down to the start.
+  __int128 taken = ValuesBetween(r.renew_started_at, r.last, r.increment);
+  if (r.starved || taken * 4 >= r.window) {
+    r.window = std::min(r.window * 2, kMaxReservedValues);
+  } else if (taken * 16 < r.window && r.window > kReservedValues) {
+    r.window /= 2;
+  }
+  r.starved = false;
 }
 
 bool Durability::LiveLast(const std::string& id, int64_t* last) {
@@ -58,7 +133,7 @@ void Durability::EndLeases(const std::string* id, std::vector<Ended>* ended) {
   auto end = [&](const std::string& key, Reservation& r) {
     if (!r.live) return;
     r.live = false;
-    ended->push_back({key, r.last, r.ticket});
+    ended->push_back({key, r.last, r.TicketFor(r.last)});
   };
   if (id) {
     auto it = reserved_.find(*id);
@@ -153,6 +228,58 @@ Status SessionImpl::EndAllCounterLeases() {
   return WriteEndedLeases(ended);
 }
 
+Status SessionImpl::RenewLeaseAhead(const std::string& id) {
+  // Under SQLite's write lock (the caller's write transaction): no writer
+  // ends the lease until this transaction has committed and extended it.
+  Status s = TakeWriteLock(this);
+  if (!s.ok()) return s;
+  Durability& durability = store_->durability();
+  const uint64_t epoch = durability.epoch();
+  Durability::LeaseView lease;
+  // Ended, replaced by a fresh one, or already renewed: nothing to do.
+  if (!durability.LeaseToRenew(id, &lease)) return Status::OK();
+  CounterRow row;
+  s = LoadCounterRow(id, &row, /*end_lease=*/false);
+  if (!s.ok()) return s;
+  // While a lease is live its row keeps the value the lease began with:
+  // the start of the reservation written here, so that a crash moves the
+  // counter to the reservation's end.
+  if (!row.exists || row.cycle || (row.increment > 0) != lease.asc ||
+      row.last != lease.from)
+    return Status::OK();
+  const int64_t bound = lease.asc ? row.max : row.min;
+  int64_t upto;
+  if (__builtin_mul_overflow(lease.increment, lease.window, &upto) ||
+      __builtin_add_overflow(lease.last, upto, &upto))
+    upto = bound;
+  if (lease.asc ? upto > bound : upto < bound) upto = bound;
+  // At the counter's bound already: the lease runs to its end.
+  if (lease.asc ? upto <= lease.upto : upto >= lease.upto) return Status::OK();
+  sqlite3_stmt* raw;
+  s = Prepare(
+      "INSERT OR REPLACE INTO kova_counter_reserve"
+      "(id, from_value, upto, asc, boot) VALUES(?1, ?2, ?3, ?4, ?5)",
+      &raw);
+  if (!s.ok()) return s;
+  StmtHandle stmt(raw);
+  const std::string& boot = durability.boot_id();
+  sqlite3_bind_text(raw, 1, id.data(), static_cast<int>(id.size()),
+                    SQLITE_STATIC);
+  sqlite3_bind_int64(raw, 2, lease.from);
+  sqlite3_bind_int64(raw, 3, upto);
+  sqlite3_bind_int(raw, 4, lease.asc ? 1 : 0);
+  sqlite3_bind_text(raw, 5, boot.data(), static_cast<int>(boot.size()),
+                    SQLITE_STATIC);
+  int rc;
+  s = Step(raw, &rc);
+  if (s.ok()) {
+    pending_reservations_.push_back({id, lease.asc, lease.from, upto, 0,
+                                     lease.last, lease.increment, epoch,
+                                     /*extend=*/true});
+  }
+  return s;
+}
+
 Status SessionImpl::PeekCounterRow(const std::string& id, CounterRow* row) {
   Status s = LoadCounterRow(id, row, /*end_lease=*/false);
   int64_t last;
@@ -198,11 +325,33 @@ Status Session::NextCounter(std::string_view id, int64_t* value) {
   std::string key(id);
   Durability& durability = impl_->store()->durability();
   uint64_t ticket;
-  if (durability.TakeNext(key, value, &ticket)) {
+  bool renew_ahead;
+  if (durability.TakeNext(key, value, &ticket, &renew_ahead)) {
     // synchronous_commit on: the reservation must be on disk first.
-    if (!impl_->durable() || durability.Synced(ticket)) return Status::OK();
-    return durability.SyncThrough(ticket,
-                                  [this] { return impl_->WriteOutWal(); });
+    Status s = Status::OK();
+    if (impl_->durable() && !durability.Synced(ticket))
+      s = durability.SyncThrough(ticket,
+                                 [this] { return impl_->WriteOutWal(); });
+    if (renew_ahead) {
+      // A failed renewal changes nothing: the lease runs to its end and the
+      // call that finds it used up renews it as before.
+      if (!impl_->explicit_txn()) {
+        impl_->InWrite([&] { return impl_->RenewLeaseAhead(key); });
+      } else if (!impl_->in_write_txn()) {
+        // A read transaction: the renewal commits on its own, on the
+        // store's renewing session (this snapshot may be too old to write
+        // in). A write transaction skips it: it holds the writer lock that
+        // session would wait for, and its commit is the user's.
+        std::lock_guard<std::mutex> lock(durability.renew_mu());
+        std::unique_ptr<Session>& renew = durability.renew_session();
+        if (renew || impl_->store()->NewSession(&renew).ok()) {
+          renew->impl_->set_durable(impl_->durable());
+          renew->impl_->InWrite(
+              [&] { return renew->impl_->RenewLeaseAhead(key); });
+        }
+      }
+    }
+    return s;
   }
   if (impl_->explicit_txn() && !impl_->in_write_txn()) {
     // A read transaction. When no other writer is at work, it becomes the

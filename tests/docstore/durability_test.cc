@@ -41,8 +41,9 @@ class DurabilityTest : public StoreTest {
   }
   uint64_t Syncs() { return store_->durability().syncs(); }
 
-  // Hands out values in a child process killed three times with SIGKILL.
-  void KillWhileHandingOut(bool durable);
+  // Hands out values in a child process (on `threads` sessions) killed
+  // `rounds` times with SIGKILL.
+  void KillWhileHandingOut(bool durable, int threads = 1, int rounds = 3);
 };
 
 TEST_F(DurabilityTest, EveryDurableCommitSyncsAndNonDurableOnesDoNot) {
@@ -67,8 +68,9 @@ TEST_F(DurabilityTest, NextvalSyncsOncePerReservation) {
   CreateSequence("shop.s");
   uint64_t before = Syncs();
   for (int64_t i = 1; i <= 100; i++) ASSERT_EQ(Next("shop.s"), i);
-  // Reservations at 1, 33, 65 and 97.
-  EXPECT_EQ(Syncs() - before, 4u);
+  // A reservation at 1 (to 32), renewed ahead at 17 (to 49), 34, 51, 68
+  // and 85, each time fewer than 16 values were left.
+  EXPECT_EQ(Syncs() - before, 6u);
   EXPECT_EQ(ReservationRows(), 1);
 }
 
@@ -189,27 +191,36 @@ TEST_F(DurabilityTest, ReadersSeeEveryCommitThroughTheSharedPageCache) {
   EXPECT_EQ(Find("shop", "orders").size(), 6000u);
 }
 
-// In the child: nextval forever, writing each value to `fd` once returned.
-// `durable` false: synchronous_commit off, commits return before any sync.
-[[noreturn]] void NextvalForever(const std::string& dir, int fd,
-                                 bool durable = true) {
+// In the child: nextval forever on `threads` sessions, writing each value
+// to `fd` once returned (a pipe: each 8-byte write is atomic). `durable`
+// false: synchronous_commit off, commits return before any sync.
+[[noreturn]] void NextvalForever(const std::string& dir, int fd, bool durable,
+                                 int threads) {
   std::unique_ptr<Store> store;
-  std::unique_ptr<Session> session;
-  if (!Store::Open(dir, StoreOptions{}, &store).ok() ||
-      !store->NewSession(&session).ok() ||
-      !session->SetDurableCommits(durable).ok())
-    _exit(3);
-  while (true) {
-    int64_t value;
-    if (!session->NextCounter("shop.s", &value).ok()) _exit(4);
-    if (write(fd, &value, sizeof(value)) != sizeof(value)) _exit(5);
-  }
+  if (!Store::Open(dir, StoreOptions{}, &store).ok()) _exit(3);
+  std::vector<std::unique_ptr<Session>> sessions(threads);
+  for (auto& session : sessions)
+    if (!store->NewSession(&session).ok() ||
+        !session->SetDurableCommits(durable).ok())
+      _exit(3);
+  auto loop = [fd](Session* session) {
+    while (true) {
+      int64_t value;
+      if (!session->NextCounter("shop.s", &value).ok()) _exit(4);
+      if (write(fd, &value, sizeof(value)) != sizeof(value)) _exit(5);
+    }
+  };
+  for (int t = 1; t < threads; t++)
+    std::thread(loop, sessions[t].get()).detach();
+  loop(sessions[0].get());
+  _exit(6);  // not reached: the loop ends the process
 }
 
-void DurabilityTest::KillWhileHandingOut(bool durable) {
+void DurabilityTest::KillWhileHandingOut(bool durable, int threads,
+                                         int rounds) {
   CreateSequence("shop.s");
   std::set<int64_t> handed_out;
-  for (int round = 0; round < 3; round++) {
+  for (int round = 0; round < rounds; round++) {
     session_.reset();
     store_.reset();
     int fds[2];
@@ -218,7 +229,7 @@ void DurabilityTest::KillWhileHandingOut(bool durable) {
     ASSERT_GE(pid, 0);
     if (pid == 0) {
       close(fds[0]);
-      NextvalForever(dir_, fds[1], durable);
+      NextvalForever(dir_, fds[1], durable, threads);
     }
     close(fds[1]);
     size_t before = handed_out.size();
@@ -243,13 +254,17 @@ void DurabilityTest::KillWhileHandingOut(bool durable) {
     // written to the row: the open moved the counter to the end of its
     // reservation. So it is past every value acknowledged, by at most one
     // reservation (32 values, counting a renewal the kill kept from being
-    // acknowledged), and the reservations are gone.
+    // acknowledged, and with several threads the values each had taken but
+    // not yet acknowledged), and the reservations are gone.
     EXPECT_EQ(ReservationRows(), 0);
     auto row = Counter("shop.s");
     ASSERT_TRUE(row);
     int64_t last = IntOf(*row, "last");
     EXPECT_GE(last, *handed_out.rbegin());
-    EXPECT_LE(last, *handed_out.rbegin() + 32);
+    // One session alone never grows the window (nothing is taken while it
+    // renews); several may, up to kMaxReservedValues.
+    EXPECT_LE(last, *handed_out.rbegin() + threads +
+                        (threads == 1 ? kReservedValues : kMaxReservedValues));
     int64_t next = Next("shop.s");
     EXPECT_EQ(next, last + 1);
     EXPECT_TRUE(handed_out.insert(next).second);
@@ -265,6 +280,17 @@ TEST_F(DurabilityTest, KilledProcessNeverHandsAValueOutTwice) {
 // a killed process loses nothing it acknowledged.
 TEST_F(DurabilityTest, KilledNonDurableProcessKeepsEveryAcknowledgedValue) {
   KillWhileHandingOut(/*durable=*/false);
+}
+
+// Four sessions share the lease and renew it ahead, each renewal a durable
+// commit: most of the child's time goes to those syncs, so the kills land
+// while renewals are being written, committed or published.
+TEST_F(DurabilityTest, KilledWhileRenewingAheadNeverHandsAValueOutTwice) {
+  KillWhileHandingOut(/*durable=*/true, /*threads=*/4, /*rounds=*/6);
+}
+
+TEST_F(DurabilityTest, KilledNonDurableWhileRenewingAheadKeepsEveryValue) {
+  KillWhileHandingOut(/*durable=*/false, /*threads=*/4, /*rounds=*/6);
 }
 
 // Runs `work` in a child process on the store, then kills the child with
@@ -322,9 +348,9 @@ TEST_F(DurabilityTest, AfterAMachineCrashCountersMoveToTheirReservation) {
   PretendMachineRestarted(dir_);
   Reopen();
   EXPECT_EQ(ReservationRows(), 0);
-  // 1..32 and 33..64 were reserved: whatever of 33..40 a crash lost, the
-  // next value is past the reservation.
-  EXPECT_EQ(Next("shop.s"), 65);
+  // 1..32 was reserved, renewed ahead at 17 (to 49) and 34 (to 66):
+  // whatever of 1..40 a crash lost, the next value is past the reservation.
+  EXPECT_EQ(Next("shop.s"), 67);
   // The edit was a synced commit and stands.
   EXPECT_EQ(Next("shop.edited"), 501);
 }

@@ -54,19 +54,121 @@ TEST_F(LeasesTest, NextvalInsideTheLeaseWritesNothingAndReadersSeeIt) {
   EXPECT_EQ(Next("shop.s"), 1);  // renews: writes the row and reservation
   int64_t changes = Changes();
   uint64_t syncs = Syncs();
-  for (int64_t i = 2; i <= 20; i++) ASSERT_EQ(Next("shop.s"), i);
+  for (int64_t i = 2; i <= 16; i++) ASSERT_EQ(Next("shop.s"), i);
   EXPECT_EQ(Changes(), changes);
   EXPECT_EQ(Syncs(), syncs);
   EXPECT_EQ(StoredLast("shop.s"), 1);
   // Every reader sees the exact value.
   auto row = Counter("shop.s");
   ASSERT_TRUE(row);
-  EXPECT_EQ(IntOf(*row, "last"), 20);
-  EXPECT_EQ(Find("admin", "counters", R"({"last": 20})").size(), 1u);
-  EXPECT_EQ(ReadLast("shop.s"), 20);
-  // Past the reservation (1..32) the row moves again.
-  for (int64_t i = 21; i <= 40; i++) ASSERT_EQ(Next("shop.s"), i);
-  EXPECT_EQ(StoredLast("shop.s"), 33);
+  EXPECT_EQ(IntOf(*row, "last"), 16);
+  EXPECT_EQ(Find("admin", "counters", R"({"last": 16})").size(), 1u);
+  EXPECT_EQ(ReadLast("shop.s"), 16);
+}
+
+int64_t ReservedUpto(Session* session, const std::string& id) {
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(session->connection(),
+                     "SELECT upto FROM kova_counter_reserve WHERE id = ?1", -1,
+                     &stmt, nullptr);
+  sqlite3_bind_text(stmt, 1, id.c_str(), -1, SQLITE_TRANSIENT);
+  int64_t upto =
+      sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
+  sqlite3_finalize(stmt);
+  return upto;
+}
+
+// Once fewer than half of its values are left, the lease's reservation is
+// moved 32 values past the last one handed out, in one commit (one sync),
+// before the lease runs out; the row is not written while the lease lasts.
+TEST_F(LeasesTest, ALeaseIsRenewedAheadBeforeItRunsOut) {
+  CreateSequence("shop.s");
+  EXPECT_EQ(Next("shop.s"), 1);
+  EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 32);
+  for (int64_t i = 2; i <= 16; i++) ASSERT_EQ(Next("shop.s"), i);
+  int64_t changes = Changes();
+  uint64_t syncs = Syncs();
+  EXPECT_EQ(Next("shop.s"), 17);  // 15 left: renews ahead
+  EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 17 + 32);
+  EXPECT_EQ(Changes(), changes + 1);  // the reservation row only
+  EXPECT_EQ(Syncs(), syncs + 1);
+  for (int64_t i = 18; i <= 33; i++) ASSERT_EQ(Next("shop.s"), i);
+  EXPECT_EQ(Changes(), changes + 1);
+  EXPECT_EQ(Syncs(), syncs + 1);
+  EXPECT_EQ(Next("shop.s"), 34);  // 49 - 34 = 15 left
+  EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 34 + 32);
+  for (int64_t i = 35; i <= 200; i++) ASSERT_EQ(Next("shop.s"), i);
+  EXPECT_EQ(StoredLast("shop.s"), 1);
+  EXPECT_EQ(ReadLast("shop.s"), 200);
+  // An edit ends the lease with the exact last; the next value starts a
+  // fresh reservation from there.
+  ASSERT_TRUE(session_->SetCounterLast("shop.s", 300).ok());
+  EXPECT_EQ(StoredLast("shop.s"), 300);
+  EXPECT_EQ(Next("shop.s"), 301);
+  EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 332);
+}
+
+// Sessions that use up half the window while a renewal ahead is waiting
+// (here for the writer lock) double the window of the next one.
+TEST_F(LeasesTest, ARenewalOvertakenByDemandDoublesTheNextWindow) {
+  CreateSequence("shop.s");
+  std::unique_ptr<Session> other;
+  ASSERT_TRUE(store_->NewSession(&other).ok());
+  for (int64_t i = 1; i <= 16; i++) ASSERT_EQ(Next("shop.s"), i);
+  store_->writer_lock().lock();
+  std::thread renewer([&] { EXPECT_EQ(Next("shop.s"), 17); });
+  // 17 leaves 15 of 1..32: its renewal ahead waits for the writer lock
+  // while the other session takes 14 more values from the lease.
+  while (ReadLast("shop.s") != 17) std::this_thread::yield();
+  for (int64_t i = 18; i <= 31; i++) ASSERT_EQ(Next("shop.s", other.get()), i);
+  store_->writer_lock().unlock();
+  renewer.join();
+  EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 31 + 32);
+  // The next renewal starts with fewer than 32 of 64 left, and reserves 64.
+  EXPECT_EQ(Next("shop.s", other.get()), 32);
+  EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 32 + 64);
+  // Alone again, renewals find nothing taken meanwhile: back to 32 (the
+  // next one starts with fewer than 16 of 96 left).
+  for (int64_t i = 33; i <= 80; i++) ASSERT_EQ(Next("shop.s"), i);
+  EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 96);
+  EXPECT_EQ(Next("shop.s"), 81);
+  EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 81 + 32);
+}
+
+// A lease at the counter's bound cannot be renewed ahead: it runs to its
+// end, without a write per call.
+TEST_F(LeasesTest, ALeaseAtTheBoundIsNotRenewedAhead) {
+  CounterSpec spec;
+  spec.max_value = 40;
+  CreateSequence("shop.s", spec);
+  for (int64_t i = 1; i <= 17; i++) ASSERT_EQ(Next("shop.s"), i);
+  EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 40);
+  int64_t changes = Changes();
+  for (int64_t i = 18; i <= 40; i++) ASSERT_EQ(Next("shop.s"), i);
+  EXPECT_EQ(Changes(), changes);
+  int64_t value;
+  EXPECT_EQ(session_->NextCounter("shop.s", &value).code(),
+            Code::kCounterExhausted);
+}
+
+// Values past the old end of a reservation are durable with the renewal's
+// commit: a durable caller waits for that commit's sync when the renewal
+// did not sync (synchronous_commit off), and not for values before it.
+TEST_F(LeasesTest, ValuesOfARenewalAheadAreSyncedBeforeADurableCallerGetsThem) {
+  CreateSequence("shop.s");
+  std::unique_ptr<Session> lazy;
+  ASSERT_TRUE(store_->NewSession(&lazy).ok());
+  ASSERT_TRUE(lazy->SetDurableCommits(false).ok());
+  EXPECT_EQ(Next("shop.s"), 1);  // durable: 1..32 synced
+  uint64_t syncs = Syncs();
+  for (int64_t i = 2; i <= 17; i++) ASSERT_EQ(Next("shop.s", lazy.get()), i);
+  // The lazy session renewed ahead to 49 without a sync.
+  EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 49);
+  EXPECT_EQ(Syncs(), syncs);
+  for (int64_t i = 18; i <= 32; i++) ASSERT_EQ(Next("shop.s"), i);
+  EXPECT_EQ(Syncs(), syncs);
+  EXPECT_EQ(Next("shop.s"), 33);  // 33 on: the renewal's commit, synced now
+  EXPECT_EQ(Syncs(), syncs + 1);
 }
 
 TEST_F(LeasesTest, AnEditStartsFromTheExactLastAndTakesEffectAtOnce) {
