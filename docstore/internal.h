@@ -289,10 +289,14 @@ class Durability {
     uint64_t ahead_ticket = 0;
     bool renewing = false;
     // Values the next renewal ahead reserves; `last` when the running
-    // renewal started; starved: the lease ran out before it committed.
+    // renewal started; starved: the lease ran out before it committed;
+    // solo: nothing was taken while the last one ran, so the next starts
+    // only at the lease's last value (renewing earlier would not spare
+    // anyone a wait, and would commit, and sync, twice as often).
     int64_t window = kReservedValues;
     int64_t renew_started_at = 0;
     bool starved = false;
+    bool solo = false;
     uint64_t TicketFor(int64_t value) const {
       return (asc ? value > ticket_upto : value < ticket_upto) ? ahead_ticket
                                                                : ticket;

@@ -19,7 +19,8 @@
 // is in the WAL file, while the other sessions go on taking values from
 // it. Sessions do not queue behind a renewal unless the lease runs out
 // before it commits; when they use up half the window meanwhile, the
-// window doubles (up to kMaxReservedValues; see internal.h). The row's
+// window doubles (up to kMaxReservedValues; see internal.h). A session
+// that has the lease to itself renews at its last value instead. The row's
 // last stays where the lease began, inside the reservation, so a crash
 // still moves the counter to the reservation's end (at most a window past
 // the last value handed out); the values past the old end are durable
@@ -66,7 +67,8 @@ bool Durability::TakeNext(const std::string& id, int64_t* value,
   r.last = next;
   *value = next;
   *ticket = r.TicketFor(next);
-  if (!r.renewing && NearEnd(next, r.upto, r.increment, r.window)) {
+  if (!r.renewing &&
+      NearEnd(next, r.upto, r.increment, r.solo ? 2 : r.window)) {
     r.renewing = true;
     r.renew_started_at = next;
     r.starved = false;
@@ -80,7 +82,8 @@ bool Durability::LeaseToRenew(const std::string& id, LeaseView* view) {
   auto it = reserved_.find(id);
   if (it == reserved_.end() || !it->second.live) return false;
   const Reservation& r = it->second;
-  if (!NearEnd(r.last, r.upto, r.increment, r.window)) return false;
+  if (!NearEnd(r.last, r.upto, r.increment, r.solo ? 2 : r.window))
+    return false;
   *view = LeaseView{r.from, r.upto, r.last, r.increment, r.window, r.asc};
   return true;
 }
@@ -108,6 +111,7 @@ void Durability::ExtendLease(const std::string& id, int64_t upto,
   } else if (taken * 16 < r.window && r.window > kReservedValues) {
     r.window /= 2;
   }
+  r.solo = taken == 0 && !r.starved;
   r.starved = false;
 }
 

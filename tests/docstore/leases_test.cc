@@ -81,6 +81,8 @@ int64_t ReservedUpto(Session* session, const std::string& id) {
 // Once fewer than half of its values are left, the lease's reservation is
 // moved 32 values past the last one handed out, in one commit (one sync),
 // before the lease runs out; the row is not written while the lease lasts.
+// A session that took every value alone renews at the lease's last value
+// from then on (32 values per commit and sync, as without renewing ahead).
 TEST_F(LeasesTest, ALeaseIsRenewedAheadBeforeItRunsOut) {
   CreateSequence("shop.s");
   EXPECT_EQ(Next("shop.s"), 1);
@@ -95,9 +97,13 @@ TEST_F(LeasesTest, ALeaseIsRenewedAheadBeforeItRunsOut) {
   for (int64_t i = 18; i <= 33; i++) ASSERT_EQ(Next("shop.s"), i);
   EXPECT_EQ(Changes(), changes + 1);
   EXPECT_EQ(Syncs(), syncs + 1);
-  EXPECT_EQ(Next("shop.s"), 34);  // 49 - 34 = 15 left
-  EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 34 + 32);
-  for (int64_t i = 35; i <= 200; i++) ASSERT_EQ(Next("shop.s"), i);
+  for (int64_t i = 34; i <= 48; i++) ASSERT_EQ(Next("shop.s"), i);
+  EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 49);
+  EXPECT_EQ(Next("shop.s"), 49);  // alone: at the last value
+  EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 49 + 32);
+  EXPECT_EQ(Syncs(), syncs + 2);
+  for (int64_t i = 50; i <= 200; i++) ASSERT_EQ(Next("shop.s"), i);
+  EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 177 + 32);
   EXPECT_EQ(StoredLast("shop.s"), 1);
   EXPECT_EQ(ReadLast("shop.s"), 200);
   // An edit ends the lease with the exact last; the next value starts a
@@ -127,12 +133,12 @@ TEST_F(LeasesTest, ARenewalOvertakenByDemandDoublesTheNextWindow) {
   // The next renewal starts with fewer than 32 of 64 left, and reserves 64.
   EXPECT_EQ(Next("shop.s", other.get()), 32);
   EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 32 + 64);
-  // Alone again, renewals find nothing taken meanwhile: back to 32 (the
-  // next one starts with fewer than 16 of 96 left).
-  for (int64_t i = 33; i <= 80; i++) ASSERT_EQ(Next("shop.s"), i);
+  // Alone again, renewals find nothing taken meanwhile: back to 32, at
+  // the lease's last value.
+  for (int64_t i = 33; i <= 95; i++) ASSERT_EQ(Next("shop.s"), i);
   EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 96);
-  EXPECT_EQ(Next("shop.s"), 81);
-  EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 81 + 32);
+  EXPECT_EQ(Next("shop.s"), 96);
+  EXPECT_EQ(ReservedUpto(session_.get(), "shop.s"), 96 + 32);
 }
 
 // A lease at the counter's bound cannot be renewed ahead: it runs to its
