@@ -1,475 +1,39 @@
 // COPY table [(columns)] FROM STDIN / 'file': PostgreSQL 15's text and CSV
-// input (CopyReadLineText, CopyReadAttributesText/CSV), its data errors and
-// CONTEXT lines, rows inserted in batches as PostgreSQL's multi-insert
-// buffers them (1000 rows or 64 kB of input).
+// input, its data errors and CONTEXT lines, rows inserted in batches as
+// PostgreSQL's multi-insert buffers them (1000 rows or 64 kB of input).
+// When building a row's document needs no storage and no session state, a
+// second thread reads, parses and builds while the session thread stores.
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
+#include <deque>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 #include "planner/copy_internal.h"
+#include "planner/copy_scan.h"
 #include "planner/dml.h"
 #include "planner/domains.h"
 #include "planner/session_impl.h"
 #include "planner/session_util.h"
+#include "planner/user_types.h"
 
 namespace kova::planner {
 namespace {
 
+// PostgreSQL's multi-insert buffer: 1000 rows or 64 kB of input.
 constexpr size_t kMaxBufferedRows = 1000;
 constexpr size_t kMaxBufferedBytes = 65535;
-constexpr size_t kMaxDisplay = 100;
-
-// limit_printout_length: at most 100 bytes (whole characters) and "...".
-std::string Printable(std::string_view s) {
-  size_t nul = s.find('\0');
-  if (nul != std::string_view::npos) s = s.substr(0, nul);
-  if (s.size() <= kMaxDisplay) return std::string(s);
-  size_t len = kMaxDisplay;
-  while (len > 0 && (static_cast<unsigned char>(s[len]) & 0xC0) == 0x80) len--;
-  return std::string(s.substr(0, len)) + "...";
-}
-
-int Utf8Length(unsigned char c) {
-  if (c < 0x80) return 1;
-  if ((c & 0xE0) == 0xC0) return 2;
-  if ((c & 0xF0) == 0xE0) return 3;
-  if ((c & 0xF8) == 0xF0) return 4;
-  return 1;
-}
-
-// pg_utf8_verifychar: the length of the valid character at p, 0 when the
-// bytes are invalid, -1 when the character is cut off at `end`.
-int Utf8Char(const unsigned char* p, const unsigned char* end) {
-  unsigned char c = *p;
-  if (c == 0) return 0;
-  if (c < 0x80) return 1;
-  int len = Utf8Length(c);
-  if (len == 1) return 0;
-  if (end - p < len) {
-    // Invalid already if a present byte is wrong.
-    for (const unsigned char* q = p + 1; q < end; q++)
-      if ((*q & 0xC0) != 0x80) return 0;
-    return -1;
-  }
-  unsigned char b1 = p[1];
-  switch (len) {
-    case 2:
-      if (c < 0xC2 || (b1 & 0xC0) != 0x80) return 0;
-      return 2;
-    case 3:
-      if ((b1 & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80) return 0;
-      if (c == 0xE0 && b1 < 0xA0) return 0;
-      if (c == 0xED && b1 > 0x9F) return 0;
-      return 3;
-    default:
-      if ((b1 & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80 || (p[3] & 0xC0) != 0x80)
-        return 0;
-      if (c == 0xF0 && b1 < 0x90) return 0;
-      if (c == 0xF4 && b1 > 0x8F) return 0;
-      if (c > 0xF4) return 0;
-      return 4;
-  }
-}
-
-// report_invalid_encoding.
-PgError EncodingError(const char* p, size_t available) {
-  size_t l = Utf8Length(static_cast<unsigned char>(*p));
-  size_t n = std::min<size_t>(std::min(l, available), 8);
-  std::string bytes;
-  char hex[8];
-  for (size_t j = 0; j < n; j++) {
-    std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(p[j]));
-    if (j) bytes += " ";
-    bytes += hex;
-  }
-  return Err("22021", "invalid byte sequence for encoding \"UTF8\": " + bytes);
-}
-
-// Verifies UTF-8 from `from`; returns where verification stopped (an
-// invalid or cut-off character) and whether that is an invalid one.
-size_t VerifyUtf8(const std::string& buf, size_t from, bool* invalid) {
-  const unsigned char* p =
-      reinterpret_cast<const unsigned char*>(buf.data()) + from;
-  const unsigned char* end =
-      reinterpret_cast<const unsigned char*>(buf.data()) + buf.size();
-  *invalid = false;
-  while (p < end) {
-    // Fast path: eight ASCII bytes without a zero.
-    if (end - p >= 8) {
-      uint64_t w;
-      std::memcpy(&w, p, 8);
-      if ((w & 0x8080808080808080ULL) == 0 &&
-          ((w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL) == 0) {
-        p += 8;
-        continue;
-      }
-    }
-    int n = Utf8Char(p, end);
-    if (n == 0) {
-      *invalid = true;
-      break;
-    }
-    if (n < 0) break;
-    p += n;
-  }
-  return p - reinterpret_cast<const unsigned char*>(buf.data());
-}
-
-enum class Eol { kUnknown, kNl, kCr, kCrNl };
-
-struct Field {
-  size_t offset = 0;  // into the attribute buffer
-  size_t length = 0;
-  bool null = false;
-};
-
-class CopyIn {
- public:
-  CopyIn(const CopyOptions& o) : o_(o) {}
-
-  // CopyReadLineText over buf_[pos_, limit). Returns kNeedMore when the
-  // line does not end before `limit` and more input may come.
-  enum class Scan { kNeedMore, kLine, kEndMarker, kEof, kError };
-  Scan ScanLine(const char* start, const char* limit, bool final,
-                size_t* content, size_t* consumed, int* extra_lines,
-                PgError* error) {
-    const char* p = start;
-    bool in_quote = false, last_was_esc = false, first = true;
-    const bool csv = o_.csv;
-    const char quotec = o_.quote;
-    // An escape equal to the quote needs no special handling here.
-    const char escapec = o_.escape == o_.quote ? '\0' : o_.escape;
-    *extra_lines = 0;
-    for (;;) {
-      if (p >= limit) {
-        if (!final) return Scan::kNeedMore;
-        *content = *consumed = p - start;
-        return Scan::kEof;
-      }
-      const char* prev = p;
-      char c = *p++;
-      if (csv) {
-        if ((c == '\\' || c == '\r') && p >= limit && !final)
-          return Scan::kNeedMore;
-        if (in_quote && c == escapec) last_was_esc = !last_was_esc;
-        if (c == quotec && !last_was_esc) in_quote = !in_quote;
-        if (c != escapec) last_was_esc = false;
-        if (in_quote && c == (eol_ == Eol::kNl ? '\n' : '\r')) ++*extra_lines;
-      }
-      if (c == '\r' && (!csv || !in_quote)) {
-        if (eol_ == Eol::kUnknown || eol_ == Eol::kCrNl) {
-          if (p >= limit && !final) return Scan::kNeedMore;
-          char c2 = p < limit ? *p : '\0';
-          if (c2 == '\n') {
-            p++;
-            eol_ = Eol::kCrNl;
-          } else {
-            if (eol_ == Eol::kCrNl) {
-              *error = CrError();
-              return Scan::kError;
-            }
-            eol_ = Eol::kCr;
-          }
-        } else if (eol_ == Eol::kNl) {
-          *error = CrError();
-          return Scan::kError;
-        }
-        *content = prev - start;
-        *consumed = p - start;
-        return Scan::kLine;
-      }
-      if (c == '\n' && (!csv || !in_quote)) {
-        if (eol_ == Eol::kCr || eol_ == Eol::kCrNl) {
-          *error = Err("22P04", csv ? "unquoted newline found in data"
-                                    : "literal newline found in data");
-          error->hint = csv ? "Use quoted CSV field to represent newline."
-                            : "Use \"\\n\" to represent newline.";
-          return Scan::kError;
-        }
-        eol_ = Eol::kNl;
-        *content = prev - start;
-        *consumed = p - start;
-        return Scan::kLine;
-      }
-      if (c == '\\' && (!csv || first)) {
-        if (p >= limit) {
-          if (!final) return Scan::kNeedMore;
-          *content = *consumed = p - start;
-          return Scan::kEof;
-        }
-        char c2 = *p;
-        if (c2 == '.') {
-          p++;
-          bool data = false;  // CSV: \. followed by more is a value
-          if (eol_ == Eol::kCrNl) {
-            if (p >= limit && !final) return Scan::kNeedMore;
-            c2 = p < limit ? *p++ : '\0';
-            if (c2 == '\n') {
-              if (!csv) {
-                *error = Err("22P04",
-                             "end-of-copy marker does not match previous "
-                             "newline style");
-                return Scan::kError;
-              }
-              data = true;
-            } else if (c2 != '\r') {
-              if (!csv) {
-                *error = Err("22P04", "end-of-copy marker corrupt");
-                return Scan::kError;
-              }
-              data = true;
-            }
-          }
-          if (!data) {
-            if (p >= limit && !final) return Scan::kNeedMore;
-            c2 = p < limit ? *p++ : '\0';
-            if (c2 != '\r' && c2 != '\n') {
-              if (!csv) {
-                *error = Err("22P04", "end-of-copy marker corrupt");
-                return Scan::kError;
-              }
-              data = true;
-            }
-          }
-          if (!data) {
-            if ((eol_ == Eol::kNl && c2 != '\n') ||
-                (eol_ == Eol::kCrNl && c2 != '\n') ||
-                (eol_ == Eol::kCr && c2 != '\r')) {
-              *error = Err("22P04",
-                           "end-of-copy marker does not match previous "
-                           "newline style");
-              return Scan::kError;
-            }
-            *content = prev - start;
-            *consumed = p - start;
-            return Scan::kEndMarker;
-          }
-        } else if (!csv) {
-          p++;  // the escaped character is never a terminator
-        }
-      }
-      first = false;
-    }
-  }
-
-  // CopyReadAttributesText. False with *error set on an encoding error.
-  bool SplitText(std::string_view line, size_t max_fields,
-                 std::vector<Field>* fields, PgError* error) {
-    fields->clear();
-    if (max_fields == 0) {
-      if (!line.empty()) {
-        *error = Err("22P04", "extra data after last expected column");
-        return false;
-      }
-      return true;
-    }
-    attr_.resize(line.size() + 1);
-    char* out = attr_.data();
-    char* const base = out;
-    const char* cur = line.data();
-    const char* const end = line.data() + line.size();
-    const char delim = o_.delimiter;
-    const std::string& null_text = o_.null_text;
-    for (;;) {
-      bool found_delim = false, saw_non_ascii = false;
-      const char* start = cur;
-      const char* field_end;
-      char* field_out = out;
-      for (;;) {
-        field_end = cur;
-        if (cur >= end) break;
-        char c = *cur++;
-        if (c == delim) {
-          found_delim = true;
-          break;
-        }
-        if (c == '\\') {
-          if (cur >= end) break;
-          c = *cur++;
-          switch (c) {
-            case '0':
-            case '1':
-            case '2':
-            case '3':
-            case '4':
-            case '5':
-            case '6':
-            case '7': {
-              int val = c - '0';
-              if (cur < end && *cur >= '0' && *cur <= '7') {
-                val = (val << 3) + (*cur++ - '0');
-                if (cur < end && *cur >= '0' && *cur <= '7')
-                  val = (val << 3) + (*cur++ - '0');
-              }
-              c = static_cast<char>(val & 0377);
-              if (c == '\0' || (c & 0x80)) saw_non_ascii = true;
-              break;
-            }
-            case 'x':
-              if (cur < end &&
-                  std::isxdigit(static_cast<unsigned char>(*cur))) {
-                int val = HexValue(*cur++);
-                if (cur < end &&
-                    std::isxdigit(static_cast<unsigned char>(*cur)))
-                  val = (val << 4) + HexValue(*cur++);
-                c = static_cast<char>(val & 0xff);
-                if (c == '\0' || (c & 0x80)) saw_non_ascii = true;
-              }
-              break;
-            case 'b':
-              c = '\b';
-              break;
-            case 'f':
-              c = '\f';
-              break;
-            case 'n':
-              c = '\n';
-              break;
-            case 'r':
-              c = '\r';
-              break;
-            case 't':
-              c = '\t';
-              break;
-            case 'v':
-              c = '\v';
-              break;
-            default:
-              break;
-          }
-        }
-        *out++ = c;
-      }
-      Field f;
-      f.offset = field_out - base;
-      f.length = out - field_out;
-      size_t input_len = field_end - start;
-      if (input_len == null_text.size() &&
-          std::memcmp(start, null_text.data(), input_len) == 0) {
-        f.null = true;
-      } else if (saw_non_ascii) {
-        std::string value(field_out, f.length);
-        bool invalid;
-        size_t ok = VerifyUtf8(value, 0, &invalid);
-        if (ok < value.size()) {
-          *error = EncodingError(value.data() + ok, value.size() - ok);
-          return false;
-        }
-      }
-      fields->push_back(f);
-      if (!found_delim) break;
-    }
-    return true;
-  }
-
-  // CopyReadAttributesCSV.
-  bool SplitCsv(std::string_view line, size_t max_fields,
-                std::vector<Field>* fields, PgError* error) {
-    fields->clear();
-    if (max_fields == 0) {
-      if (!line.empty()) {
-        *error = Err("22P04", "extra data after last expected column");
-        return false;
-      }
-      return true;
-    }
-    attr_.resize(line.size() + 1);
-    char* out = attr_.data();
-    char* const base = out;
-    const char* cur = line.data();
-    const char* const end = line.data() + line.size();
-    const char delim = o_.delimiter, quotec = o_.quote, escapec = o_.escape;
-    const std::string& null_text = o_.null_text;
-    for (;;) {
-      bool found_delim = false, saw_quote = false;
-      const char* start = cur;
-      const char* field_end = cur;
-      char* field_out = out;
-      for (;;) {
-        // Not in quotes.
-        bool quoted = false;
-        for (;;) {
-          field_end = cur;
-          if (cur >= end) goto endfield;
-          char c = *cur++;
-          if (c == delim) {
-            found_delim = true;
-            goto endfield;
-          }
-          if (c == quotec) {
-            saw_quote = quoted = true;
-            break;
-          }
-          *out++ = c;
-        }
-        (void)quoted;
-        // In quotes.
-        for (;;) {
-          field_end = cur;
-          if (cur >= end) {
-            *error = Err("22P04", "unterminated CSV quoted field");
-            return false;
-          }
-          char c = *cur++;
-          if (c == escapec && cur < end) {
-            char next = *cur;
-            if (next == escapec || next == quotec) {
-              *out++ = next;
-              cur++;
-              continue;
-            }
-          }
-          if (c == quotec) break;
-          *out++ = c;
-        }
-      }
-    endfield:
-      Field f;
-      f.offset = field_out - base;
-      f.length = out - field_out;
-      size_t input_len = field_end - start;
-      if (!saw_quote && input_len == null_text.size() &&
-          std::memcmp(start, null_text.data(), input_len) == 0)
-        f.null = true;
-      fields->push_back(f);
-      if (!found_delim) break;
-    }
-    return true;
-  }
-
-  bool Split(std::string_view line, size_t max_fields,
-             std::vector<Field>* fields, PgError* error) {
-    return o_.csv ? SplitCsv(line, max_fields, fields, error)
-                  : SplitText(line, max_fields, fields, error);
-  }
-  std::string_view FieldText(const Field& f) const {
-    return std::string_view(attr_.data() + f.offset, f.length);
-  }
-
- private:
-  static int HexValue(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return c - 'A' + 10;
-  }
-  PgError CrError() const {
-    PgError e = Err("22P04", o_.csv ? "unquoted carriage return found in data"
-                                    : "literal carriage return found in data");
-    e.hint = o_.csv ? "Use quoted CSV field to represent carriage return."
-                    : "Use \"\\r\" to represent carriage return.";
-    return e;
-  }
-
-  const CopyOptions& o_;
-  Eol eol_ = Eol::kUnknown;
-  std::vector<char> attr_;
-};
+// Batches a reading thread may have filled ahead of the session thread:
+// the memory a pipelined COPY holds is bounded by these.
+constexpr size_t kMaxBatchesAhead = 4;
 
 PgError FileError(const std::string& what, const std::string& path, int err) {
   const char* state = err == ENOENT   ? "58P01"
@@ -478,6 +42,434 @@ PgError FileError(const std::string& what, const std::string& path, int err) {
   return Err(state, "could not open file \"" + path + "\" for " + what + ": " +
                         std::strerror(err));
 }
+
+PgError CopyContext(PgError e, const std::string& relname, int64_t lineno,
+                    bool line_text, std::string_view line) {
+  e.context = "COPY " + relname + ", line " + std::to_string(lineno);
+  if (line_text) e.context += ": \"" + CopyPrintable(line) + "\"";
+  return e;
+}
+
+// The input of COPY FROM as data lines (CopyReadLine): the client's
+// CopyData or a file, checked as UTF-8, the header skipped or matched, and
+// after the last line the rest of the input read and ignored.
+class CopyLines {
+ public:
+  CopyLines(const CopyOptions& o, ResultSink* sink, std::FILE* file,
+            const catalog::Table& table, const std::vector<int>& attnums,
+            const std::string& relname)
+      : o_(o),
+        in_(o),
+        sink_(sink),
+        file_(file),
+        table_(table),
+        attnums_(attnums),
+        relname_(relname),
+        header_pending_(o.header != CopyOptions::Header::kFalse) {}
+
+  enum class Next { kLine, kEnd, kError };
+  // The next data line (valid until the next call; lineno() is its
+  // number), the end of the data, or an error with its CONTEXT.
+  Next Read(std::string_view* line, PgError* error) {
+    if (done_) return Finish(error);
+    for (;;) {
+      lineno_++;
+      size_t content = 0, consumed = 0;
+      int extra = 0;
+      CopyIn::Scan r;
+      for (;;) {
+        bool final = eof_ && !invalid_ && verified_ == buf_.size();
+        r = in_.ScanLine(buf_.data() + pos_, buf_.data() + verified_, final,
+                         &content, &consumed, &extra, error);
+        if (r != CopyIn::Scan::kNeedMore) break;
+        if (invalid_) {
+          lineno_ += extra;
+          *error = Context(CopyEncodingError(buf_.data() + verified_,
+                                             buf_.size() - verified_),
+                           false, "");
+          return Next::kError;
+        }
+        if (!ReadMore() || failed_) {
+          if (failed_) {
+            lineno_ += extra;
+            *error = InputFailure();
+            return Next::kError;
+          }
+        }
+      }
+      lineno_ += extra;
+      if (r == CopyIn::Scan::kError) {
+        *error = Context(*error, false, "");
+        return Next::kError;
+      }
+      std::string_view l(buf_.data() + pos_, content);
+      pos_ += consumed;
+      bool at_end = r != CopyIn::Scan::kLine;
+      if (header_pending_) {
+        header_pending_ = false;
+        if (o_.header == CopyOptions::Header::kMatch && !MatchHeader(l, error))
+          return Next::kError;
+        if (at_end) {
+          done_ = true;
+          return Finish(error);
+        }
+        continue;
+      }
+      if (at_end) done_ = true;
+      if (at_end && l.empty()) return Finish(error);
+      *line = l;
+      return Next::kLine;
+    }
+  }
+  int64_t lineno() const { return lineno_; }
+
+ private:
+  PgError Context(PgError e, bool line_text, std::string_view line) const {
+    return CopyContext(std::move(e), relname_, lineno_, line_text, line);
+  }
+
+  // Reads more input into buf_. False at the end of the input.
+  bool ReadMore() {
+    if (eof_) return false;
+    if (pos_ > 0 && pos_ >= buf_.size() / 2) {
+      buf_.erase(0, pos_);
+      verified_ -= pos_;
+      pos_ = 0;
+    }
+    if (file_) {
+      size_t old = buf_.size();
+      buf_.resize(old + (1 << 20));
+      size_t n = std::fread(buf_.data() + old, 1, 1 << 20, file_);
+      buf_.resize(old + n);
+      if (n == 0) {
+        if (std::ferror(file_)) {
+          failed_ = true;
+          fail_message_ = std::string("could not read from COPY file: ") +
+                          std::strerror(errno);
+        }
+        eof_ = true;
+      }
+    } else {
+      for (;;) {
+        ResultSink::CopyRead r = sink_->ReadCopyData(&chunk_);
+        if (r == ResultSink::CopyRead::kData) {
+          if (chunk_.empty()) continue;
+          buf_ += chunk_;
+          break;
+        }
+        eof_ = true;
+        if (r == ResultSink::CopyRead::kFail) {
+          failed_ = true;
+          fail_message_ = chunk_;
+        }
+        break;
+      }
+    }
+    verified_ = VerifyUtf8(buf_, verified_, &invalid_);
+    if (eof_ && !invalid_ && verified_ < buf_.size()) invalid_ = true;
+    return true;
+  }
+
+  PgError InputFailure() const {
+    PgError e;
+    if (file_) {
+      e = Err("58030", fail_message_);
+    } else if (fail_message_.rfind("unexpected ", 0) == 0) {
+      e = Err("08P01", fail_message_);
+    } else {
+      e = Err("57014", "COPY from stdin failed: " + fail_message_);
+    }
+    return Context(e, false, "");
+  }
+
+  // After the end marker the rest of the data is ignored, as PostgreSQL.
+  Next Finish(PgError* error) {
+    if (!file_) {
+      while (!eof_) {
+        buf_.clear();
+        pos_ = verified_ = 0;
+        ReadMore();
+      }
+      if (failed_) {
+        *error = InputFailure();
+        return Next::kError;
+      }
+    }
+    return Next::kEnd;
+  }
+
+  bool MatchHeader(std::string_view line, PgError* error) {
+    if (!in_.Split(line, attnums_.size(), &fields_, error)) {
+      *error = Context(*error, true, line);
+      return false;
+    }
+    if (fields_.size() != attnums_.size()) {
+      *error = Context(
+          Err("22P04", "wrong number of fields in header line: got " +
+                           std::to_string(fields_.size()) + ", expected " +
+                           std::to_string(attnums_.size())),
+          true, line);
+      return false;
+    }
+    for (size_t k = 0; k < attnums_.size(); k++) {
+      const std::string& name = table_.columns[attnums_[k]].name;
+      if (fields_[k].null) {
+        *error =
+            Context(Err("22P04",
+                        "column name mismatch in header line "
+                        "field " +
+                            std::to_string(k + 1) + ": got null value (\"" +
+                            o_.null_text + "\"), expected \"" + name + "\""),
+                    true, line);
+        return false;
+      }
+      std::string got(in_.FieldText(fields_[k]));
+      size_t nul = got.find('\0');
+      if (nul != std::string::npos) got.resize(nul);
+      if (got != name) {
+        *error =
+            Context(Err("22P04", "column name mismatch in header line field " +
+                                     std::to_string(k + 1) + ": got \"" + got +
+                                     "\", expected \"" + name + "\""),
+                    true, line);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  const CopyOptions& o_;
+  CopyIn in_;
+  ResultSink* sink_;
+  std::FILE* file_;
+  const catalog::Table& table_;
+  const std::vector<int>& attnums_;
+  const std::string& relname_;
+  std::string buf_, chunk_, fail_message_;
+  size_t pos_ = 0, verified_ = 0;
+  bool invalid_ = false, eof_ = false, failed_ = false;
+  bool header_pending_, done_ = false;
+  int64_t lineno_ = 0;
+  std::vector<CopyField> fields_;
+};
+
+// One data line to the canonical values of a row (CopyReadAttributes and
+// the input functions). Touches no storage and no session state for tables
+// whose columns all have built-in types, so the reading thread can use it.
+class CopyRowParser {
+ public:
+  CopyRowParser(const CopyOptions& o, const catalog::Table& table,
+                const std::vector<int>& attnums,
+                const std::vector<bool>& force_not_null,
+                const std::vector<bool>& force_null, const std::string& relname,
+                SessionHooks* hooks)
+      : o_(o),
+        in_(o),
+        table_(table),
+        attnums_(attnums),
+        force_not_null_(force_not_null),
+        force_null_(force_null),
+        relname_(relname),
+        hooks_(hooks),
+        types_(hooks->type_context()) {}
+
+  // Sets `row` and `provided` (the columns read) from `line`.
+  bool Parse(std::string_view line, int64_t lineno, std::vector<Value>* row,
+             std::vector<bool>* provided, PgError* error) {
+    auto context = [&](PgError e) {
+      return CopyContext(std::move(e), relname_, lineno, true, line);
+    };
+    if (!in_.Split(line, attnums_.size(), &fields_, error)) {
+      *error = context(*error);
+      return false;
+    }
+    if (!attnums_.empty() && fields_.size() > attnums_.size()) {
+      *error = context(Err("22P04", "extra data after last expected column"));
+      return false;
+    }
+    const size_t ncols = table_.columns.size();
+    // Values of provided columns keep their strings from row to row.
+    for (size_t i = 0; i < ncols; i++) (*provided)[i] = false;
+    for (size_t k = 0; k < attnums_.size(); k++) {
+      int c = attnums_[k];
+      const catalog::Column& col = table_.columns[c];
+      if (k >= fields_.size()) {
+        *error = context(
+            Err("22P04", "missing data for column \"" + col.name + "\""));
+        return false;
+      }
+      const CopyField& f = fields_[k];
+      bool null = f.null;
+      std::string_view text = in_.FieldText(f);
+      if (o_.csv) {
+        if (null && force_not_null_[c]) {
+          null = false;
+          text = o_.null_text;
+        } else if (!null && force_null_[c] && text == o_.null_text) {
+          null = true;
+        }
+      }
+      (*provided)[c] = true;
+      if (null) {
+        (*row)[c].reset();
+        // A domain's constraints are checked as the value is read.
+        if (!CheckDomainValue(col.type, std::nullopt, hooks_, error)) {
+          error->context = "COPY " + relname_ + ", line " +
+                           std::to_string(lineno) + ", column " + col.name +
+                           ": null input";
+          return false;
+        }
+        continue;
+      }
+      // Input functions take a C string: a NUL ends the value.
+      size_t nul = text.find('\0');
+      if (nul != std::string_view::npos) text = text.substr(0, nul);
+      if (!types::InputText(col.type, col.typmod, text, types_, &canonical_,
+                            error) ||
+          !CheckDomainValue(col.type, canonical_, hooks_, error)) {
+        error->position = 0;
+        error->context = "COPY " + relname_ + ", line " +
+                         std::to_string(lineno) + ", column " + col.name +
+                         ": \"" + CopyPrintable(text) + "\"";
+        return false;
+      }
+      if ((*row)[c])
+        (*row)[c]->assign(canonical_);
+      else
+        (*row)[c] = canonical_;
+    }
+    for (size_t i = 0; i < ncols; i++)
+      if (!(*provided)[i]) (*row)[i].reset();
+    return true;
+  }
+
+ private:
+  const CopyOptions& o_;
+  CopyIn in_;
+  const catalog::Table& table_;
+  const std::vector<int>& attnums_;
+  const std::vector<bool>& force_not_null_;
+  const std::vector<bool>& force_null_;
+  const std::string& relname_;
+  SessionHooks* hooks_;
+  const types::TypeContext& types_;
+  std::vector<CopyField> fields_;
+  std::string canonical_;
+};
+
+// Rows read and not yet stored, as PostgreSQL's multi-insert buffer holds
+// them: their documents, input lines (to rebuild a failing row's values
+// for its error message) and line numbers. A batch filled by the reading
+// thread may end the input (kEnd) or stop at an error it read (kError), and
+// may hold rows whose document only the session can build (no document).
+class CopyBatch {
+ public:
+  CopyBatch()
+      : docs_(static_cast<bson_t*>(std::aligned_alloc(
+            alignof(bson_t), sizeof(bson_t) * kMaxBufferedRows))),
+        texts(kMaxBufferedRows) {}
+  ~CopyBatch() {
+    Clear();
+    std::free(docs_);
+  }
+  CopyBatch(const CopyBatch&) = delete;
+  CopyBatch& operator=(const CopyBatch&) = delete;
+
+  bson_t* doc(size_t i) { return &docs_[i]; }
+  // Adds a row; its document (when has_doc) was initialised at doc(rows).
+  void Add(bool has_doc, int64_t lineno, std::string_view line) {
+    has_docs.push_back(has_doc);
+    lines.push_back(lineno);
+    texts[rows].assign(line);
+    bytes += line.size();
+    rows++;
+  }
+  bool full() const {
+    return rows >= kMaxBufferedRows || bytes >= kMaxBufferedBytes;
+  }
+  void Clear() {
+    for (size_t i = 0; i < rows; i++)
+      if (has_docs[i]) bson_destroy(&docs_[i]);
+    rows = bytes = 0;
+    has_docs.clear();
+    lines.clear();
+    end = End::kNone;
+  }
+
+  size_t rows = 0, bytes = 0;
+  std::vector<char> has_docs;
+  std::vector<int64_t> lines;
+  std::vector<std::string> texts;  // strings kept to reuse their memory
+  enum class End { kNone, kEnd, kError } end = End::kNone;
+  PgError error;  // end == kError
+
+ private:
+  // bson_t asks for 128-byte alignment, which std::vector does not give.
+  bson_t* docs_;
+};
+
+// Filled batches from the reading thread to the session thread, at most
+// kMaxBatchesAhead in existence; Stop ends both sides' waits.
+class CopyBatchQueue {
+ public:
+  // An empty batch to fill; null once stopped.
+  std::unique_ptr<CopyBatch> TakeEmpty() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] {
+      return stop_ || !empty_.empty() || allocated_ < kMaxBatchesAhead;
+    });
+    if (stop_) return nullptr;
+    if (!empty_.empty()) {
+      std::unique_ptr<CopyBatch> b = std::move(empty_.back());
+      empty_.pop_back();
+      return b;
+    }
+    allocated_++;
+    return std::make_unique<CopyBatch>();
+  }
+  void Push(std::unique_ptr<CopyBatch> b) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      filled_.push_back(std::move(b));
+    }
+    cv_.notify_all();
+  }
+  // The next filled batch, in reading order; null once stopped.
+  std::unique_ptr<CopyBatch> Pop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return stop_ || !filled_.empty(); });
+    if (filled_.empty()) return nullptr;
+    std::unique_ptr<CopyBatch> b = std::move(filled_.front());
+    filled_.pop_front();
+    return b;
+  }
+  void Recycle(std::unique_ptr<CopyBatch> b) {
+    b->Clear();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      empty_.push_back(std::move(b));
+    }
+    cv_.notify_all();
+  }
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    stopping_ = true;
+    cv_.notify_all();
+  }
+  // Read between lines, so that the reader ends soon after a failure.
+  bool stopping() const { return stopping_.load(std::memory_order_relaxed); }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::unique_ptr<CopyBatch>> filled_, empty_;
+  size_t allocated_ = 0;
+  bool stop_ = false;
+  std::atomic<bool> stopping_{false};
+};
 
 }  // namespace
 
@@ -625,9 +617,9 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
   const size_t ncols = table->columns.size();
   // Rows go in batches unless a row may depend on the rows before it being
   // stored (foreign keys) or the table is admin.counters.
-  bool batch = !dml->counters;
+  bool batch_rows = !dml->counters;
   for (const auto& c : table->constraints)
-    if (c.kind == 'f') batch = false;
+    if (c.kind == 'f') batch_rows = false;
   // Counter columns PostgreSQL would call nextval for on every row read.
   std::vector<std::string> row_counters;
   for (size_t i = 0; i < ncols; i++) {
@@ -636,44 +628,34 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
             attnums.end())
       row_counters.push_back(table->columns[i].counter);
   }
+  // A second thread can read, parse and build the documents while this one
+  // stores them when that touches neither storage nor session state: no
+  // user-defined types (their lookups go through this thread's catalog), no
+  // CHECK constraints, and every column left out is autoincrement or has
+  // no default (defaults are expressions evaluated in the session).
+  bool pipelined = batch_rows && dml->checks.empty();
+  for (size_t i = 0; i < ncols && pipelined; i++) {
+    const catalog::Column& col = table->columns[i];
+    if (user_types::IsUserOid(col.type)) pipelined = false;
+    bool read = std::find(attnums.begin(), attnums.end(),
+                          static_cast<int>(i)) != attnums.end();
+    if (!read && col.counter.empty() && dml->defaults[i]) pipelined = false;
+  }
 
-  CopyIn in(o);
-  std::string buf;
-  size_t pos = 0, verified = 0;
-  bool invalid = false, eof = false, failed = false;
-  std::string fail_message;
   int64_t lineno = 0;
   int64_t processed = 0;
-  const types::TypeContext& types = s.settings_.type_context();
-
-  // Batch state.
-  // bson_t asks for 128-byte alignment, which std::vector does not give.
-  struct FreeDocs {
-    void operator()(bson_t* p) const { std::free(p); }
-  };
-  std::unique_ptr<bson_t, FreeDocs> docs_memory(static_cast<bson_t*>(
-      std::aligned_alloc(alignof(bson_t), sizeof(bson_t) * kMaxBufferedRows)));
-  bson_t* docs = docs_memory.get();
-  size_t ndocs = 0, batch_bytes = 0;
+  std::vector<Value> row(ncols);
+  std::vector<bool> provided(ncols, false);
+  CopyRowParser parser(o, *table, attnums, force_not_null, force_null, relname,
+                       &s);
   std::vector<const bson_t*> ptrs;
-  // The input line of each buffered row (to rebuild its values for an
-  // error message), strings kept to reuse their memory.
-  std::vector<std::string> batch_text(batch ? kMaxBufferedRows : 0);
-  std::vector<int64_t> batch_lines;
-  auto destroy_docs = [&]() {
-    for (size_t i = 0; i < ndocs; i++) bson_destroy(&docs[i]);
-    ndocs = 0;
-    batch_bytes = 0;
-    batch_lines.clear();
-  };
-  struct DocsGuard {
-    std::function<void()> f;
-    ~DocsGuard() { f(); }
-  } docs_guard{destroy_docs};
 
   // PostgreSQL numbered every row it read with nextval before the error;
-  // rows read but not stored consume their values here too.
+  // rows read but not stored consume their values here too, unless their
+  // documents took them already (build_insert does for CHECK constraints).
+  const bool built_rows_numbered = !dml->checks.empty();
   auto consume_counters = [&](size_t rows) {
+    if (built_rows_numbered) return;
     for (const auto& id : row_counters) {
       for (size_t i = 0; i < rows; i++) {
         int64_t v;
@@ -681,145 +663,185 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
       }
     }
   };
-  auto with_context = [&](PgError e, bool line_text, std::string_view line) {
-    e.context = "COPY " + relname + ", line " + std::to_string(lineno);
-    if (line_text) e.context += ": \"" + Printable(line) + "\"";
-    return e;
+  // A row that breaks NOT NULL (build_insert fails it with 23502).
+  auto breaks_not_null = [&]() {
+    for (size_t i = 0; i < ncols; i++) {
+      const catalog::Column& col = table->columns[i];
+      if (col.not_null && !row[i] &&
+          (provided[i] || (col.counter.empty() && !dml->defaults[i])))
+        return true;
+    }
+    return false;
   };
-  std::vector<Field> fields;
-  std::vector<Value> row(ncols);
-  std::vector<bool> provided(ncols, false);
-  std::string canonical;
-  std::function<bool(std::string_view, PgError*)> parse_row;
-  auto flush = [&]() -> bool {
-    if (ndocs == 0) return true;
-    ptrs.resize(ndocs);
-    for (size_t i = 0; i < ndocs; i++) ptrs[i] = &docs[i];
-    size_t inserted = 0;
+  // Stores the rows of `b` from `first` on. False with `error` set; the
+  // rows after a failing one consume their counter values.
+  auto store = [&](CopyBatch& b, size_t first) -> bool {
+    size_t n = b.rows - first;
+    if (n == 0) return true;
+    ptrs.resize(n);
+    for (size_t i = 0; i < n; i++) ptrs[i] = b.doc(first + i);
     if (s.cancel_) {
       error = Err("57014", "canceling statement due to user request");
-      size_t pending = ndocs;
-      destroy_docs();
-      consume_counters(pending);
+      consume_counters(n);
       return false;
     }
+    size_t inserted = 0;
     docstore::Status is = s.storage_->InsertMany(dml->db, dml->collection,
-                                                 ptrs.data(), ndocs, &inserted);
+                                                 ptrs.data(), n, &inserted);
     processed += static_cast<int64_t>(inserted);
     if (!is.ok()) {
+      size_t k = first + inserted;
       PgError e;
       if (is.code() == docstore::Code::kDuplicateKey ||
           is.code() == docstore::Code::kCounterExhausted) {
         // The values of the failing row, read again from its line.
         PgError ignored;
-        parse_row(batch_text[inserted], &ignored);
+        parser.Parse(b.texts[k], b.lines[k], &row, &provided, &ignored);
         e = s.CopyInsertError(*dml, is, row);
       } else {
         e = s.TableError(is);
       }
-      e.context =
-          "COPY " + relname + ", line " + std::to_string(batch_lines[inserted]);
+      e.context = "COPY " + relname + ", line " + std::to_string(b.lines[k]);
       error = e;
-      size_t rest = ndocs - inserted - 1;
-      destroy_docs();
-      consume_counters(rest);
+      consume_counters(n - inserted - 1);
       return false;
     }
-    destroy_docs();
     if (s.cancel_) {
       error = Err("57014", "canceling statement due to user request");
       return false;
     }
     return true;
   };
+
+  // The input file closes after the reading thread has ended.
+  CopyLines lines(o, sink, file, *table, attnums, relname);
+  CopyBatchQueue queue;
+  std::thread reader;
+  struct StopReader {
+    CopyBatchQueue& queue;
+    std::thread& thread;
+    ~StopReader() {
+      queue.Stop();
+      if (thread.joinable()) thread.join();
+    }
+  } stop_reader{queue, reader};
+
+  if (pipelined) {
+    // The reading thread: lines, values and documents, in batches cut as
+    // the session thread would cut them. A row whose document it cannot
+    // build (one that breaks NOT NULL, or a value the document refuses)
+    // goes without one: the session thread builds it, or fails it with the
+    // counter values and error a serial COPY would give.
+    reader = std::thread([&, dml] {
+      CopyRowParser reader_parser(o, *table, attnums, force_not_null,
+                                  force_null, relname, &s);
+      std::vector<Value> values(ncols);
+      std::vector<bool> read(ncols, false);
+      auto refuses_null = [&]() {
+        for (size_t i = 0; i < ncols; i++) {
+          const catalog::Column& col = table->columns[i];
+          if (col.not_null && !values[i] &&
+              (read[i] || (col.counter.empty() && !dml->defaults[i])))
+            return true;
+        }
+        return false;
+      };
+      std::unique_ptr<CopyBatch> b = queue.TakeEmpty();
+      while (b && !queue.stopping()) {
+        std::string_view line;
+        PgError e;
+        CopyLines::Next next = lines.Read(&line, &e);
+        if (next == CopyLines::Next::kLine &&
+            !reader_parser.Parse(line, lines.lineno(), &values, &read, &e))
+          next = CopyLines::Next::kError;
+        if (next != CopyLines::Next::kLine) {
+          b->end = next == CopyLines::Next::kEnd ? CopyBatch::End::kEnd
+                                                 : CopyBatch::End::kError;
+          b->error = std::move(e);
+          queue.Push(std::move(b));
+          return;
+        }
+        bool has_doc = false;
+        if (!refuses_null()) {
+          // With the conditions of `pipelined`, build_insert evaluates no
+          // expression and takes no counter value: it only converts.
+          bson_init(b->doc(b->rows));
+          has_doc =
+              s.BuildCopyDocument(*dml, &values, &read, b->doc(b->rows), &e);
+          if (!has_doc) bson_destroy(b->doc(b->rows));
+        }
+        b->Add(has_doc, lines.lineno(), line);
+        if (b->full()) {
+          queue.Push(std::move(b));
+          b = queue.TakeEmpty();
+        }
+      }
+    });
+    // This thread: the documents the reader could not build, then the
+    // batch into the store.
+    for (;;) {
+      std::unique_ptr<CopyBatch> b = queue.Pop();
+      if (!b) return Fail(Err("XX000", "COPY reading thread ended early"));
+      size_t first = 0;  // rows before it were given up (NOT NULL below)
+      for (size_t r = 0; r < b->rows; r++) {
+        if (b->has_docs[r]) continue;
+        lineno = b->lines[r];
+        const std::string& line = b->texts[r];
+        if (!parser.Parse(line, lineno, &row, &provided, &error)) {
+          consume_counters(r - first);
+          return Fail(error);
+        }
+        if (r > first && breaks_not_null()) {
+          consume_counters(r - first);
+          first = r;
+        }
+        bson_init(b->doc(r));
+        b->has_docs[r] = true;
+        if (!s.BuildCopyDocument(*dml, &row, &provided, b->doc(r), &error)) {
+          if (error.sqlstate != "23503")
+            error = CopyContext(error, relname, lineno, true, line);
+          consume_counters(r - first);
+          return Fail(error);
+        }
+      }
+      if (b->end == CopyBatch::End::kError) {
+        consume_counters(b->rows - first);
+        return Fail(b->error);
+      }
+      if (!store(*b, first)) return Fail(error);
+      if (b->end == CopyBatch::End::kEnd) break;
+      queue.Recycle(std::move(b));
+    }
+    return Tag("COPY " + std::to_string(processed));
+  }
+
+  // One thread: each line read, parsed and stored (or batched) in turn.
+  CopyBatch batch;
   // Fails the statement; rows read but not stored still consume values.
   auto fail_pending = [&](PgError e) {
-    size_t pending = ndocs;
-    destroy_docs();
+    size_t pending = batch.rows;
+    batch.Clear();
     consume_counters(pending);
     return Fail(std::move(e));
   };
-
-  // One data line to canonical values in `row` and `provided`.
-  parse_row = [&](std::string_view line, PgError* perror) -> bool {
-    PgError& error = *perror;
-    if (!in.Split(line, attnums.size(), &fields, &error)) {
-      error = with_context(error, true, line);
-      return false;
-    }
-    if (!attnums.empty() && fields.size() > attnums.size()) {
-      error = with_context(
-          Err("22P04", "extra data after last expected column"), true, line);
-      return false;
-    }
-    // Values of provided columns keep their strings from row to row.
-    for (size_t i = 0; i < ncols; i++) provided[i] = false;
-    for (size_t k = 0; k < attnums.size(); k++) {
-      int c = attnums[k];
-      const catalog::Column& col = table->columns[c];
-      if (k >= fields.size()) {
-        error = with_context(
-            Err("22P04", "missing data for column \"" + col.name + "\""), true,
-            line);
-        return false;
-      }
-      const Field& f = fields[k];
-      bool null = f.null;
-      std::string_view text = in.FieldText(f);
-      if (o.csv) {
-        if (null && force_not_null[c]) {
-          null = false;
-          text = o.null_text;
-        } else if (!null && force_null[c] && text == o.null_text) {
-          null = true;
-        }
-      }
-      provided[c] = true;
-      if (null) {
-        row[c].reset();
-        // A domain's constraints are checked as the value is read.
-        if (!CheckDomainValue(col.type, std::nullopt, &s, &error)) {
-          error.context = "COPY " + relname + ", line " +
-                          std::to_string(lineno) + ", column " + col.name +
-                          ": null input";
-          return false;
-        }
-        continue;
-      }
-      // Input functions take a C string: a NUL ends the value.
-      size_t nul = text.find('\0');
-      if (nul != std::string_view::npos) text = text.substr(0, nul);
-      if (!types::InputText(col.type, col.typmod, text, types, &canonical,
-                            &error) ||
-          !CheckDomainValue(col.type, canonical, &s, &error)) {
-        error.position = 0;
-        error.context = "COPY " + relname + ", line " + std::to_string(lineno) +
-                        ", column " + col.name + ": \"" + Printable(text) +
-                        "\"";
-        return false;
-      }
-      if (row[c])
-        row[c]->assign(canonical);
-      else
-        row[c] = canonical;
-    }
-    for (size_t i = 0; i < ncols; i++)
-      if (!provided[i]) row[i].reset();
-    return true;
+  auto flush = [&]() {
+    bool ok = store(batch, 0);
+    batch.Clear();
+    return ok;
   };
   // One data line: its values, then the document (or the row inserted).
   auto process_line = [&](std::string_view line) -> bool {
-    if (!parse_row(line, &error)) return false;
-    if (!batch) {
+    if (!parser.Parse(line, lineno, &row, &provided, &error)) return false;
+    if (!batch_rows) {
       if (s.cancel_) {
         error = Err("57014", "canceling statement due to user request");
         return false;
       }
       if (!s.InsertCopyRow(*dml, &row, &provided, &error)) {
         if (error.sqlstate == "23505")
-          error = with_context(error, false, line);
+          error = CopyContext(error, relname, lineno, false, line);
         else if (error.sqlstate != "23503")
-          error = with_context(error, true, line);
+          error = CopyContext(error, relname, lineno, true, line);
         return false;
       }
       processed++;
@@ -828,166 +850,30 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
     // A row that breaks NOT NULL fails the statement: the rows read before
     // it take their counter values first, as PostgreSQL numbers rows in
     // the order it reads them.
-    for (size_t i = 0; i < ncols && ndocs > 0; i++) {
-      const catalog::Column& col = table->columns[i];
-      if (col.not_null && !row[i] &&
-          (provided[i] || (col.counter.empty() && !dml->defaults[i]))) {
-        size_t pending = ndocs;
-        destroy_docs();
-        consume_counters(pending);
-      }
+    if (batch.rows > 0 && breaks_not_null()) {
+      size_t pending = batch.rows;
+      batch.Clear();
+      consume_counters(pending);
     }
-    bson_t* doc = &docs[ndocs];
+    bson_t* doc = batch.doc(batch.rows);
     bson_init(doc);
     if (!s.BuildCopyDocument(*dml, &row, &provided, doc, &error)) {
       bson_destroy(doc);
-      if (error.sqlstate != "23503") error = with_context(error, true, line);
+      if (error.sqlstate != "23503")
+        error = CopyContext(error, relname, lineno, true, line);
       return false;
     }
-    ndocs++;
-    batch_text[ndocs - 1].assign(line);
-    batch_lines.push_back(lineno);
-    batch_bytes += line.size();
-    if (ndocs >= kMaxBufferedRows || batch_bytes >= kMaxBufferedBytes)
-      return flush();
+    batch.Add(true, lineno, line);
+    if (batch.full()) return flush();
     return true;
   };
-
-  // Reads more input into buf. False at the end of the input.
-  auto read_more = [&]() -> bool {
-    if (eof) return false;
-    if (pos > 0 && pos >= buf.size() / 2) {
-      buf.erase(0, pos);
-      verified -= pos;
-      pos = 0;
-    }
-    if (from_file) {
-      size_t old = buf.size();
-      buf.resize(old + (1 << 20));
-      size_t n = std::fread(buf.data() + old, 1, 1 << 20, file);
-      buf.resize(old + n);
-      if (n == 0) {
-        if (std::ferror(file)) {
-          failed = true;
-          fail_message = std::string("could not read from COPY file: ") +
-                         std::strerror(errno);
-        }
-        eof = true;
-      }
-    } else {
-      std::string chunk;
-      for (;;) {
-        ResultSink::CopyRead r = sink->ReadCopyData(&chunk);
-        if (r == ResultSink::CopyRead::kData) {
-          if (chunk.empty()) continue;
-          buf += chunk;
-          break;
-        }
-        eof = true;
-        if (r == ResultSink::CopyRead::kFail) {
-          failed = true;
-          fail_message = chunk;
-        }
-        break;
-      }
-    }
-    verified = VerifyUtf8(buf, verified, &invalid);
-    if (eof && !invalid && verified < buf.size()) invalid = true;
-    return true;
-  };
-  auto input_failure = [&]() {
-    PgError e;
-    if (from_file) {
-      e = Err("58030", fail_message);
-    } else if (fail_message.rfind("unexpected ", 0) == 0) {
-      e = Err("08P01", fail_message);
-    } else {
-      e = Err("57014", "COPY from stdin failed: " + fail_message);
-    }
-    return with_context(e, false, "");
-  };
-
-  bool header_pending = o.header != CopyOptions::Header::kFalse;
-  bool done = false;
-  while (!done) {
-    lineno++;
-    size_t content = 0, consumed = 0;
-    int extra = 0;
-    CopyIn::Scan r;
-    for (;;) {
-      bool final = eof && !invalid && verified == buf.size();
-      r = in.ScanLine(buf.data() + pos, buf.data() + verified, final, &content,
-                      &consumed, &extra, &error);
-      if (r != CopyIn::Scan::kNeedMore) break;
-      if (invalid) {
-        lineno += extra;
-        return fail_pending(with_context(
-            EncodingError(buf.data() + verified, buf.size() - verified), false,
-            ""));
-      }
-      if (!read_more() || failed) {
-        if (failed) {
-          lineno += extra;
-          return fail_pending(input_failure());
-        }
-      }
-    }
-    lineno += extra;
-    if (r == CopyIn::Scan::kError) {
-      return fail_pending(with_context(error, false, ""));
-    }
-    std::string_view line(buf.data() + pos, content);
-    pos += consumed;
-    bool at_end = r != CopyIn::Scan::kLine;
-    if (header_pending) {
-      header_pending = false;
-      if (o.header == CopyOptions::Header::kMatch) {
-        if (!in.Split(line, attnums.size(), &fields, &error))
-          return fail_pending(with_context(error, true, line));
-        if (fields.size() != attnums.size()) {
-          return fail_pending(with_context(
-              Err("22P04", "wrong number of fields in header line: got " +
-                               std::to_string(fields.size()) + ", expected " +
-                               std::to_string(attnums.size())),
-              true, line));
-        }
-        for (size_t k = 0; k < attnums.size(); k++) {
-          const std::string& name = table->columns[attnums[k]].name;
-          if (fields[k].null) {
-            return fail_pending(with_context(
-                Err("22P04", "column name mismatch in header line field " +
-                                 std::to_string(k + 1) +
-                                 ": got null value (\"" + o.null_text +
-                                 "\"), expected \"" + name + "\""),
-                true, line));
-          }
-          std::string got(in.FieldText(fields[k]));
-          size_t nul = got.find('\0');
-          if (nul != std::string::npos) got.resize(nul);
-          if (got != name) {
-            return fail_pending(with_context(
-                Err("22P04", "column name mismatch in header line field " +
-                                 std::to_string(k + 1) + ": got \"" + got +
-                                 "\", expected \"" + name + "\""),
-                true, line));
-          }
-        }
-      }
-      if (at_end) break;
-      continue;
-    }
-    if (at_end && line.empty()) break;
+  for (;;) {
+    std::string_view line;
+    CopyLines::Next next = lines.Read(&line, &error);
+    if (next == CopyLines::Next::kError) return fail_pending(error);
+    if (next == CopyLines::Next::kEnd) break;
+    lineno = lines.lineno();
     if (!process_line(line)) return fail_pending(error);
-    if (at_end) done = true;
-  }
-  // After the end marker the rest of the data is ignored, as PostgreSQL.
-  if (!from_file) {
-    while (!eof) {
-      buf.clear();
-      pos = verified = 0;
-      read_more();
-    }
-    if (failed) return fail_pending(input_failure());
   }
   if (!flush()) return Fail(error);
   return Tag("COPY " + std::to_string(processed));
