@@ -8,8 +8,15 @@
 // last page, where a sorted load appends. A statement that fails on a
 // constraint leaves nothing behind (SQLite's statement journal), and its
 // rows go again one by one to find the failing document.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <array>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
+#include <thread>
 
 #include "docstore/internal.h"
 
@@ -52,6 +59,83 @@ bson_context_t* OidContext() {
   };
   thread_local Holder holder;
   return holder.context;
+}
+
+// Writeback of the WAL while a durable bulk load grows it. SQLite spills a
+// large transaction's pages into the WAL long before its commit, and the
+// kernel leaves them dirty (its own writeback starts at 10% of memory or
+// after 30 s), so the commit's fdatasync wrote all of them. Starting their
+// writeback every kWritebackBytes of loaded documents, as PostgreSQL's WAL
+// writer flushes ahead of its commits, leaves that fdatasync the rest. A
+// thread of its own issues it, so a busy disk never holds up the load. It
+// is only a hint to the kernel: durability still rests on the fdatasync.
+constexpr size_t kWritebackBytes = 8 << 20;
+
+class WalWriteback {
+ public:
+  // The process's one instance, never destroyed (its thread is detached).
+  static WalWriteback* Get() {
+    static WalWriteback* instance = new WalWriteback();
+    return instance;
+  }
+  void Request(std::string wal_path) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      path_ = std::move(wal_path);
+      requested_ = true;
+    }
+    cv_.notify_one();
+  }
+
+ private:
+  WalWriteback() {
+    std::thread([this] { Run(); }).detach();
+  }
+  void Run() {
+    int fd = -1;
+    std::string open_path;
+    for (;;) {
+      std::string path;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait(lock, [this] { return requested_; });
+        requested_ = false;
+        path = path_;
+      }
+      // SQLite deletes the WAL when its last connection closes: a file of
+      // that name may be a new one.
+      struct stat st;
+      if (fd >= 0 &&
+          (path != open_path || fstat(fd, &st) != 0 || st.st_nlink == 0)) {
+        close(fd);
+        fd = -1;
+      }
+      if (fd < 0) {
+        fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;
+        open_path = path;
+      }
+      // Whole file: its clean pages cost nothing, and a restarted WAL
+      // writes from its beginning again.
+      sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::string path_;
+  bool requested_ = false;
+};
+
+// Counts the bytes a durable load stores and asks for writeback every
+// kWritebackBytes.
+void NoteDurableLoad(sqlite3* db, const bson_t* const* docs, size_t count) {
+  thread_local size_t loaded = 0;
+  for (size_t i = 0; i < count; i++) loaded += docs[i]->len;
+  if (loaded < kWritebackBytes) return;
+  loaded = 0;
+  const char* file = sqlite3_db_filename(db, "main");
+  if (file && *file) WalWriteback::Get()->Request(std::string(file) + "-wal");
 }
 
 using HandedOut = std::map<std::string, std::pair<std::string, int64_t>>;
@@ -462,7 +546,9 @@ Status SessionImpl::InsertManyLocked(const CollectionMeta& meta,
                          "admin.counters takes documents one at a time");
   }
   BulkLoader loader(this, meta, &handed_out_);
-  return loader.Run(docs, count, inserted);
+  Status s = loader.Run(docs, count, inserted);
+  if (durable_) NoteDurableLoad(db_, docs, *inserted);
+  return s;
 }
 
 Status Session::InsertMany(std::string_view db, std::string_view collection,
