@@ -20,7 +20,9 @@ bool ResolveTypeName(const PgQuery__TypeName* name, uint32_t* type,
   if (base.rfind("pg_catalog.", 0) == 0) base = base.substr(11);
   // regclass values are relation names; the sequence functions take them
   // as text.
-  if (Lower(base) == "regclass") base = "text";
+  // regproc values are function names (there are none to name but
+  // PostgreSQL's, which the catalog does not list).
+  if (Lower(base) == "regclass" || Lower(base) == "regproc") base = "text";
   const types::TypeInfo* info = types::LookupTypeByName(Lower(base));
   uint32_t user_type = 0;
   std::vector<std::string> parts;
@@ -647,6 +649,22 @@ bool Analyzer::AnalyzeCast(const PgQuery__TypeCast* c,
         NormalizeRegclassLiteral(hooks_, out->get());
         return true;
       }
+      if (reg == "regnamespace" &&
+          c->arg->node_case == PG_QUERY__NODE__NODE_A_CONST) {
+        // A schema name literal: the schema's OID (shown as the OID, not
+        // the name).
+        if (!Analyze(c->arg, &arg, error) ||
+            !Coerce(&arg, oid::kText, -1, error))
+          return false;
+        auto e = std::make_unique<Expr>();
+        e->kind = Expr::Kind::kFunction;
+        e->name = "kova_regnamespace_oid";
+        e->type = oid::kOid;
+        e->location = c->location;
+        e->args.push_back(std::move(arg));
+        *out = std::move(e);
+        return true;
+      }
     }
   }
   if (!ResolveTypeName(c->type_name, &type, &typmod, error)) return false;
@@ -720,6 +738,23 @@ bool Analyzer::AnalyzeCastTo(const PgQuery__TypeCast* c, uint32_t type,
     }
   } else if (!Analyze(c->arg, &arg, error)) {
     return false;
+  }
+  bool regclass_arg = IsRegclassValue(*arg);
+  if (c->arg->node_case == PG_QUERY__NODE__NODE_TYPE_CAST) {
+    const PgQuery__TypeName* t = c->arg->type_cast->type_name;
+    std::string reg = Lower(sql::JoinNames(t->names, t->n_names));
+    regclass_arg |= reg == "regclass" || reg == "pg_catalog.regclass";
+  }
+  if (type == oid::kOid && regclass_arg) {
+    // regclass to oid: the relation's OID (system_functions.cc).
+    auto e = std::make_unique<Expr>();
+    e->kind = Expr::Kind::kFunction;
+    e->name = "kova_regclass_oid";
+    e->type = oid::kOid;
+    e->location = c->location;
+    e->args.push_back(std::move(arg));
+    *out = std::move(e);
+    return true;
   }
   if (arg->type == oid::kUnknown && arg->kind == Expr::Kind::kConst &&
       arg->value && typmod >= 4 &&

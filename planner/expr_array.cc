@@ -214,6 +214,24 @@ bool Analyzer::AnalyzeIndirection(const PgQuery__AIndirection* ind,
   }
   if (!Coerce(&arg, oid::kText, -1, error)) return false;
   uint32_t element = ArrayElementType(arg->type);
+  if (arg->type == oid::kName && !slice && ind->n_indirection == 1) {
+    // name[i]: its byte i, counted from 0 (name is a fixed-length array of
+    // "char"), as pg_dump's typname[0] = '_' reads it.
+    std::unique_ptr<Expr> index, position;
+    const PgQuery__AIndices* at = ind->indirection[0]->a_indices;
+    if (!Analyze(at->uidx, &index, error) ||
+        !Coerce(&index, oid::kInt4, -1, error) ||
+        !ResolveOperator("+", std::move(index),
+                         Const(oid::kInt4, "1", arg->location), arg->location,
+                         &position, error))
+      return false;
+    auto e = Function("substr", oid::kText, arg->location);
+    e->args.push_back(std::move(arg));
+    e->args.push_back(std::move(position));
+    e->args.push_back(Const(oid::kInt4, "1", e->location));
+    *out = std::move(e);
+    return true;
+  }
   if (!element) {
     *error = Err("42804",
                  "cannot subscript type " + TypeName(arg->type) +

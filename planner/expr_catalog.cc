@@ -287,6 +287,8 @@ const std::vector<FunctionDef>& Functions() {
       {"format_type", {oid::kOid, I4}, T},
       {"pg_get_expr", {T, oid::kOid}, T},
       {"pg_get_expr", {T, oid::kOid, B}, T},
+      // The relation given as a regclass literal (read as its name).
+      {"pg_get_expr", {T, T}, T},
       {"pg_get_indexdef", {oid::kOid}, T},
       {"pg_get_indexdef", {oid::kOid, I4, B}, T},
       {"pg_get_constraintdef", {oid::kOid}, T},
@@ -300,6 +302,12 @@ const std::vector<FunctionDef>& Functions() {
       {"pg_get_statisticsobjdef_columns", {oid::kOid}, T},
       {"pg_get_triggerdef", {oid::kOid}, T},
       {"pg_get_triggerdef", {oid::kOid, B}, T},
+      // aclitem[] is read as text[].
+      {"acldefault", {T, oid::kOid}, 1009},
+      {"acldefault", {BP, oid::kOid}, 1009},
+      {"pg_get_function_result", {oid::kOid}, T},
+      {"pg_get_function_arguments", {oid::kOid}, T},
+      {"pg_get_function_identity_arguments", {oid::kOid}, T},
   };
   return defs;
 }

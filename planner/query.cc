@@ -461,7 +461,8 @@ bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
   if (name.rfind("pg_catalog.", 0) == 0) name = name.substr(11);
   if (name == "unnest" || name == "generate_subscripts")
     return AddArrayFunctionItem(rf, f, name, sql, error);
-  if (name == "pg_partition_ancestors")
+  // pg_options_to_table too (system_relations.cc).
+  if (name == "pg_partition_ancestors" || name == "pg_options_to_table")
     return AddPartitionAncestorsItem(rf, f, sql, error);
   if (name != "generate_series" || rf->lateral || rf->ordinality ||
       rf->n_coldeflist > 0 || f->n_args < 2 || f->n_args > 3) {
@@ -570,6 +571,13 @@ bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
         hidden_id = {"_id", oid::kText, -1,
                      "kova_get(" + entry.sql_alias + ".doc, '_id')", 0};
         hit = &hidden_id;
+      }
+      // tableoid: the OID of the relation the row comes from.
+      static RangeEntry::Col table_oid_col;
+      if (!hit && column == "tableoid" && entry.table_oid) {
+        table_oid_col = {"tableoid", oid::kOid, -1,
+                         std::to_string(entry.table_oid), 0};
+        hit = &table_oid_col;
       }
       if (!hit) continue;
       if (found) {

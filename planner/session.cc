@@ -793,6 +793,7 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
     case PG_QUERY__NODE__NODE_CREATE_ROLE_STMT:
     case PG_QUERY__NODE__NODE_ALTER_ROLE_STMT:
     case PG_QUERY__NODE__NODE_DROP_ROLE_STMT:
+    case PG_QUERY__NODE__NODE_LOCK_STMT:
       return true;
     default:
       // Refused at Parse, as PostgreSQL refuses what it cannot analyse.

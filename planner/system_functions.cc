@@ -4,9 +4,11 @@
 #include <algorithm>
 
 #include "planner/ddl.h"
+#include "planner/ddl_alter_internal.h"
 #include "planner/expr_internal.h"
 #include "planner/session_impl.h"
 #include "planner/system_catalog.h"
+#include "planner/system_catalog_internal.h"
 #include "planner/types.h"
 
 namespace kova::planner {
@@ -131,22 +133,16 @@ const char* const kSystemFunctions[] = {"pg_get_userbyid",
                                         "kova_regclass_name",
                                         "kova_regclass_canon",
                                         "kova_regtype_name",
-                                        "kova_regnamespace_name"};
-
-// A system relation's OID (pg_class 1259 ...), 0 for others.
-struct SystemRelationOid {
-  const char* name;
-  uint32_t oid;
-};
-constexpr SystemRelationOid kSystemOids[] = {
-    {"pg_class", 1259},       {"pg_namespace", 2615}, {"pg_type", 1247},
-    {"pg_attribute", 1249},   {"pg_database", 1262},  {"pg_authid", 1260},
-    {"pg_am", 2601},          {"pg_index", 2610},     {"pg_constraint", 2606},
-    {"pg_description", 2609}, {"pg_attrdef", 2604},   {"pg_sequence", 2224},
-    {"pg_depend", 2608},      {"pg_collation", 3456}, {"pg_inherits", 2611},
-    {"pg_trigger", 2620},     {"pg_policy", 3256},    {"pg_rewrite", 2618},
-    {"pg_tablespace", 1213},  {"pg_extension", 3079}, {"pg_auth_members", 1261},
-    {"pg_proc", 1255}};
+                                        "kova_regnamespace_name",
+                                        "kova_regclass_oid",
+                                        "kova_regnamespace_oid",
+                                        "kova_lock_table",
+                                        "kova_settings_rows",
+                                        "kova_acl_rows",
+                                        "acldefault",
+                                        "pg_get_function_result",
+                                        "pg_get_function_arguments",
+                                        "pg_get_function_identity_arguments"};
 
 // Identifier parts of a relation name as regclassin reads them: dots
 // separate, double quotes keep case, the rest is folded to lower case.
@@ -199,6 +195,18 @@ std::string SizePretty(int64_t size) {
   }
 }
 
+// A role name as aclitem text shows it: double-quoted when it holds
+// characters other than letters, digits and underscores.
+std::string QuoteAclRole(const std::string& role) {
+  bool plain = !role.empty();
+  for (unsigned char c : role)
+    if (!std::isalnum(c) && c != '_') plain = false;
+  if (plain) return role;
+  std::string out = "\"";
+  for (char c : role) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
 }  // namespace
 
 namespace expr_detail {
@@ -229,6 +237,17 @@ void NormalizeRegclassLiteral(SessionHooks* hooks, Expr* e) {
       canon)
     e->value = canon;
   e->name = "regclass";
+  // A catalog relation ('pg_class'::regclass): its OID, so that it
+  // compares with, and unites with, the oid columns that refer to
+  // catalogs (pg_depend.classid ...).
+  Value id;
+  if (canon && hooks &&
+      hooks->CallSessionFunction("kova_regclass_oid", {canon}, &id, &ignored) &&
+      id && std::stoul(*id) < catalog::kFirstOid) {
+    e->type = oid::kOid;
+    e->value = id;
+    e->name.clear();
+  }
 }
 
 bool IsRegclassValue(const Expr& e) {
@@ -313,6 +332,19 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
       return true;
     }
     *out = types::FormatTypeName(type, typmod);
+    // A user type outside the search path is shown with its schema.
+    uint32_t element = types::ArrayElementType(type);
+    const catalog::UserType* user = user_types::Find(element ? element : type);
+    if (user && LoadCatalog(error)) {
+      bool visible = false;
+      for (const auto& sp : SearchPathSchemas(true))
+        if (catalog_->FindType(sp, user->name)) {
+          visible = sp == user->schema;
+          break;
+        }
+      if (!visible)
+        *out = QuoteQualified(user->schema, user->name) + (element ? "[]" : "");
+    }
     return true;
   }
   for (const auto& a : args)
@@ -322,6 +354,139 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
   auto oid_arg = [&](size_t i) {
     return static_cast<uint32_t>(std::stoul(*args[i]));
   };
+  if (name == "kova_settings_rows") {
+    // pg_settings, one line a setting: name, value, description.
+    std::string text;
+    for (const auto& row : settings_.ShowAll())
+      text += row[0] + '\t' + row[1] + '\t' + row[2] + '\n';
+    *out = text;
+    return true;
+  }
+  if (name == "kova_acl_rows") {
+    // The GRANTs recorded in this database (dump_objects.cc), one line a
+    // grantee: kind, schema, name, grantee, privileges (tab-separated).
+    std::vector<docstore::Document> docs;
+    bson_t filter = BSON_INITIALIZER;
+    BSON_APPEND_UTF8(&filter, "kind", "acl");
+    docstore::Status st = storage_->Find(database_, catalog::kObjectsCollection,
+                                         &filter, {}, &docs);
+    bson_destroy(&filter);
+    if (!st.ok()) {
+      *error = Err("XX000", "could not read privileges: " + st.message());
+      return false;
+    }
+    auto field = [](const bson_t* doc, const char* key) {
+      bson_iter_t it;
+      return bson_iter_init_find(&it, doc, key) && BSON_ITER_HOLDS_UTF8(&it)
+                 ? std::string(bson_iter_utf8(&it, nullptr))
+                 : std::string();
+    };
+    std::string text;
+    for (const auto& d : docs) {
+      std::string head = field(d.bson(), "object_kind") + '\t' +
+                         field(d.bson(), "schema") + '\t' +
+                         field(d.bson(), "name");
+      bson_iter_t it, entries, list;
+      if (!bson_iter_init_find(&it, d.bson(), "entries") ||
+          !BSON_ITER_HOLDS_DOCUMENT(&it) || !bson_iter_recurse(&it, &entries))
+        continue;
+      while (bson_iter_next(&entries)) {
+        text += head + '\t' + bson_iter_key(&entries);
+        if (BSON_ITER_HOLDS_ARRAY(&entries) &&
+            bson_iter_recurse(&entries, &list))
+          while (bson_iter_next(&list))
+            if (BSON_ITER_HOLDS_UTF8(&list))
+              text += '\t' + std::string(bson_iter_utf8(&list, nullptr));
+        text += '\n';
+      }
+    }
+    *out = text;
+    return true;
+  }
+  if (name == "acldefault") {
+    // The privileges an object has before any GRANT or REVOKE (acl.c's
+    // acldefault): `kind` is the object type letter pg_dump passes.
+    Value owner_name;
+    if (!CallSystemFunction("pg_get_userbyid", {args[1]}, &owner_name, error))
+      return false;
+    std::string owner = QuoteAclRole(*owner_name);
+    const std::string& kind = *args[0];
+    auto item = [&](const std::string& grantee, const char* privs) {
+      return grantee + "=" + privs + "/" + owner;
+    };
+    std::string acl;
+    if (kind == "r")
+      acl = item(owner, "arwdDxt");
+    else if (kind == "s")
+      acl = item(owner, "rwU");
+    else if (kind == "d")
+      acl = item("", "Tc") + "," + item(owner, "CTc");
+    else if (kind == "f")
+      acl = item("", "X") + "," + item(owner, "X");
+    else if (kind == "l" || kind == "T")
+      acl = item("", "U") + "," + item(owner, "U");
+    else if (kind == "L")
+      acl = item(owner, "rw");
+    else if (kind == "n")
+      acl = item(owner, "UC");
+    else if (kind == "t")
+      acl = item(owner, "C");
+    else if (kind == "F" || kind == "S")
+      acl = item(owner, "U");
+    else if (kind != "c") {
+      *error = Err("22023", "unrecognized object type abbreviation: " + kind);
+      return false;
+    }
+    *out = "{" + acl + "}";
+    return true;
+  }
+  if (name == "pg_get_function_result" || name == "pg_get_function_arguments" ||
+      name == "pg_get_function_identity_arguments") {
+    // Kova has no functions of its own to describe (pg_proc lists none).
+    return true;
+  }
+  if (name == "kova_lock_table") {
+    // LOCK TABLE. Readers never wait in Kova and a transaction's snapshot
+    // already keeps what it reads, so ACCESS SHARE (what pg_dump takes)
+    // is granted at once; stronger modes would have to keep writers out,
+    // which Kova cannot do yet.
+    if (!in_block_) {
+      *error =
+          Err("25P01", "LOCK TABLE can only be used in transaction blocks");
+      return false;
+    }
+    constexpr int kAccessShareLock = 1;  // lockdefs.h
+    for (size_t i = 1; i < args.size(); i++) {
+      const std::string& qualified = *args[i];
+      size_t dot = qualified.find('.');
+      std::string schema = qualified.substr(0, dot);
+      std::string rel = qualified.substr(dot + 1);
+      bool found = false;
+      if (!schema.empty()) {
+        found =
+            cat.RelationExists(schema, rel) && !cat.FindIndexTable(schema, rel);
+      } else {
+        for (const auto& sp : SearchPathSchemas(true))
+          if (cat.RelationExists(sp, rel) && !cat.FindIndexTable(sp, rel)) {
+            found = true;
+            break;
+          }
+      }
+      if (!found) {
+        *error =
+            Err("42P01", "relation \"" + (schema.empty() ? rel : qualified) +
+                             "\" does not exist");
+        return false;
+      }
+    }
+    if (std::stoi(*args[0]) != kAccessShareLock) {
+      *error = Err("0A000",
+                   "LOCK TABLE in a mode other than ACCESS SHARE is not "
+                   "supported yet");
+      return false;
+    }
+    return true;
+  }
   if (name == "pg_size_pretty") {
     int64_t v = 0;
     ToInt64(*args[0], &v);
@@ -406,12 +571,44 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
     if (it != rel.table->column_comments.end()) *out = it->second;
     return true;
   }
+  auto visible_name = [&](const std::string& schema, const std::string& rel) {
+    std::vector<std::string> path = SearchPathSchemas(true);
+    // pg_catalog comes first unless the path places it.
+    if (std::find(path.begin(), path.end(), "pg_catalog") == path.end())
+      path.insert(path.begin(), "pg_catalog");
+    for (const auto& s : path) {
+      if (cat.RelationExists(s, rel) ||
+          (s == "pg_catalog" && IsSystemRelation(rel)))
+        return s == schema ? QuoteIdentifier(rel) : QuoteQualified(schema, rel);
+    }
+    return QuoteQualified(schema, rel);
+  };
   if (name == "pg_get_expr") {
     // pg_attrdef.adbin holds the expression's text. A typed literal shows
     // its value as the type prints it now ('01-01-2020'::date under
     // DateStyle Postgres, MDY), as PostgreSQL's stored constant does.
     const std::string& e = *args[0];
     *out = e;
+    size_t nextval = e.find("nextval('");
+    size_t quote =
+        nextval == std::string::npos ? nextval : e.find('\'', nextval + 9);
+    size_t close = quote == std::string::npos ? quote : e.find(')', quote);
+    RelationRef table;
+    if (close != std::string::npos && args.size() > 1 &&
+        FindRelation(cat, oid_arg(1), &table) && table.kind == 'r') {
+      // The sequence as the search path finds it now (pg_dump runs with
+      // an empty one: schema-qualified), as a regclass literal.
+      for (const auto& c : table.table->columns) {
+        if (c.default_expr != e) continue;
+        const catalog::Sequence* q = DefaultSequence(cat, *table.table, c);
+        if (!q) break;
+        std::string shown = visible_name(q->schema, q->name), quoted;
+        for (char ch : shown) quoted += ch == '\'' ? "''" : std::string(1, ch);
+        *out =
+            e.substr(0, nextval + 9) + quoted + "'::regclass" + e.substr(close);
+        return true;
+      }
+    }
     size_t cast = e.rfind("'::");
     if (e.size() > 4 && e[0] == '\'' && cast != std::string::npos && cast > 0) {
       std::string literal, canonical;
@@ -430,18 +627,7 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
     }
     return true;
   }
-  auto visible_name = [&](const std::string& schema, const std::string& rel) {
-    std::vector<std::string> path = SearchPathSchemas(true);
-    // pg_catalog comes first unless the path places it.
-    if (std::find(path.begin(), path.end(), "pg_catalog") == path.end())
-      path.insert(path.begin(), "pg_catalog");
-    for (const auto& s : path) {
-      if (cat.RelationExists(s, rel) ||
-          (s == "pg_catalog" && IsSystemRelation(rel)))
-        return s == schema ? QuoteIdentifier(rel) : QuoteQualified(schema, rel);
-    }
-    return QuoteQualified(schema, rel);
-  };
+
   if (name == "kova_regnamespace_name") {
     uint32_t id = oid_arg(0);
     for (const auto& [n, sc] : cat.schemas())
@@ -450,6 +636,25 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
         return true;
       }
     *out = *args[0];
+    return true;
+  }
+  if (name == "kova_regnamespace_oid") {
+    std::vector<std::string> parts;
+    if (!SplitName(*args[0], &parts) || parts.size() != 1) {
+      *error = Err("42602", "invalid name syntax");
+      return false;
+    }
+    uint32_t id = parts[0] == "pg_catalog" ? kPgCatalogNamespace
+                  : parts[0] == "pg_toast" ? kPgToastNamespace
+                  : parts[0] == "information_schema"
+                      ? kInformationSchemaNamespace
+                  : parts[0] == "admin" ? 0
+                                        : NamespaceOid(cat, parts[0]);
+    if (!id) {
+      *error = Err("3F000", "schema \"" + parts[0] + "\" does not exist");
+      return false;
+    }
+    *out = std::to_string(id);
     return true;
   }
   if (name == "kova_regtype_name") {
@@ -466,8 +671,8 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
         text.find_first_not_of("0123456789") == std::string::npos) {
       RelationRef rel;
       uint32_t id = static_cast<uint32_t>(std::stoul(text));
-      for (const auto& so : kSystemOids)
-        if (so.oid == id) {
+      for (const auto& so : Relations())
+        if (so.oid && so.oid == id) {
           *out = so.name;
           return true;
         }
@@ -505,10 +710,49 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
     *error = Err("42P01", "relation \"" + text + "\" does not exist");
     return false;
   }
+  if (name == "kova_regclass_oid") {
+    // regclass to oid: the OID of the relation the text names.
+    const std::string& text = *args[0];
+    if (!text.empty() &&
+        text.find_first_not_of("0123456789") == std::string::npos) {
+      *out = text;
+      return true;
+    }
+    Value canon;
+    if (!CallSystemFunction("kova_regclass_canon", args, &canon, error))
+      return false;
+    std::vector<std::string> parts;
+    SplitName(*canon, &parts);
+    std::string rel = parts.back();
+    for (const auto& so : Relations())
+      if (parts.size() == 1 && rel == so.name && so.oid) {
+        *out = std::to_string(so.oid);
+        return true;
+      }
+    std::vector<std::string> schemas;
+    if (parts.size() == 2)
+      schemas.push_back(parts[0]);
+    else
+      schemas = SearchPathSchemas(true);
+    for (const auto& sc : schemas) {
+      uint32_t id = 0;
+      if (const catalog::Table* t = cat.FindTable(sc, rel)) id = t->oid;
+      if (const catalog::View* v = cat.FindView(sc, rel)) id = v->oid;
+      if (const catalog::Sequence* q = cat.FindSequence(sc, rel)) id = q->oid;
+      const catalog::Index* x = nullptr;
+      if (cat.FindIndexTable(sc, rel, &x) && x) id = x->oid;
+      if (id) {
+        *out = std::to_string(id);
+        return true;
+      }
+    }
+    *error = Err("42P01", "relation \"" + text + "\" does not exist");
+    return false;
+  }
   if (name == "kova_regclass_name" || name == "pg_partition_ancestors") {
     uint32_t id = oid_arg(0);
-    for (const auto& so : kSystemOids)
-      if (so.oid == id) {
+    for (const auto& so : Relations())
+      if (so.oid && so.oid == id) {
         *out = so.name;
         return true;
       }
@@ -519,6 +763,12 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
   }
   if (name == "pg_get_constraintdef") {
     uint32_t id = oid_arg(0);
+    for (const auto& [key, ty] : cat.types())
+      for (size_t i = 0; i < ty.checks.size(); i++)
+        if (ty.kind == 'd' && ConstraintOid(ty.oid, i) == id) {
+          *out = "CHECK (" + ty.checks[i].expr + ")";
+          return true;
+        }
     for (const auto& [key, t] : cat.tables()) {
       for (size_t i = 0; i < t.constraints.size(); i++) {
         if (ConstraintOid(t.oid, i) != id) continue;
@@ -580,11 +830,41 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
     }
     return true;
   }
+  // A view's query with the relations it reads named as the search path
+  // finds them now (schema-qualified under pg_dump's empty path).
+  auto ViewQuery = [&](const catalog::View& v) {
+    std::unique_ptr<sql::ParseTree> tree;
+    sql::SyntaxError syntax;
+    if (!sql::ParseTree::Parse(v.query, &tree, &syntax) || tree->size() != 1)
+      return v.query;
+    PgQuery__Node* root = tree->statement(0).stmt;
+    std::vector<std::pair<PgQuery__RangeVar*, char*>> changed;
+    std::vector<std::unique_ptr<std::string>> names;
+    VisitParseNodes(
+        reinterpret_cast<ProtobufCMessage*>(root), [&](PgQuery__Node* n) {
+          if (n->node_case != PG_QUERY__NODE__NODE_RANGE_VAR) return;
+          PgQuery__RangeVar* rv = n->range_var;
+          if (rv->schemaname && *rv->schemaname) return;
+          for (const auto& use : v.uses) {
+            if (use.name != rv->relname) continue;
+            if (visible_name(use.schema, use.name) == QuoteIdentifier(use.name))
+              return;
+            names.push_back(std::make_unique<std::string>(use.schema));
+            changed.emplace_back(rv, rv->schemaname);
+            rv->schemaname = names.back()->data();
+            return;
+          }
+        });
+    if (changed.empty()) return v.query;
+    std::string text = DeparseSelect(root);
+    for (auto& [rv, original] : changed) rv->schemaname = original;
+    return text.empty() ? v.query : text;
+  };
   RelationRef rel;
   bool found = FindRelation(cat, oid_arg(0), &rel);
   if (name == "pg_get_viewdef") {
     // The query as Kova keeps it (PostgreSQL prints its own deparse).
-    if (found && rel.kind == 'v') *out = " " + rel.view->query + ";";
+    if (found && rel.kind == 'v') *out = " " + ViewQuery(*rel.view) + ";";
     return true;
   }
   if (name == "pg_table_is_visible") {

@@ -234,6 +234,23 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
       return RunPrepare(plan);
     case PG_QUERY__NODE__NODE_VACUUM_STMT:
       return RunVacuum(node->vacuum_stmt);
+    case PG_QUERY__NODE__NODE_LOCK_STMT: {
+      // LOCK TABLE: the mode, then each relation as "schema.name" (empty
+      // schema: unqualified); checked by kova_lock_table
+      // (system_functions.cc).
+      const PgQuery__LockStmt* lock = node->lock_stmt;
+      std::vector<Value> args = {std::to_string(lock->mode)};
+      for (size_t i = 0; i < lock->n_relations; i++) {
+        const PgQuery__RangeVar* r = lock->relations[i]->range_var;
+        args.push_back(std::string(r->schemaname ? r->schemaname : "") + "." +
+                       r->relname);
+      }
+      Value ignored;
+      PgError error;
+      if (!CallSystemFunction("kova_lock_table", args, &ignored, &error))
+        return Fail(error);
+      return Tag("LOCK TABLE");
+    }
     case PG_QUERY__NODE__NODE_CREATE_STMT:
       return RunCreateTable(node->create_stmt, sink);
     case PG_QUERY__NODE__NODE_DROP_STMT:

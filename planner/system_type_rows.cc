@@ -1,0 +1,153 @@
+// Rows of pg_type, pg_enum, pg_collation, pg_tablespace and pg_settings.
+#include "planner/system_catalog_internal.h"
+
+namespace kova::planner::system_catalog {
+
+void TypeRows(const Source& s, std::vector<Row>* rows) {
+  static const uint32_t kBuiltins[] = {
+      oid::kBool,        oid::kBytea,    oid::kName,    oid::kInt8,
+      oid::kInt2,        oid::kInt4,     oid::kText,    oid::kOid,
+      oid::kJson,        oid::kFloat4,   oid::kFloat8,  oid::kBpchar,
+      oid::kVarchar,     oid::kDate,     oid::kTime,    oid::kTimestamp,
+      oid::kTimestamptz, oid::kInterval, oid::kNumeric, oid::kUuid,
+      oid::kJsonb};
+  auto add = [&](uint32_t oid, const std::string& name, uint32_t nsp,
+                 uint32_t owner, int len, char type, char category,
+                 uint32_t element, uint32_t array, uint32_t base,
+                 int32_t typmod, bool not_null,
+                 const std::string& default_expr = "") {
+    // The I/O functions PostgreSQL names for the type (array_in for
+    // arrays, enum_in for enums, domain_in for domains).
+    std::string io = element       ? "array"
+                     : type == 'e' ? "enum"
+                     : type == 'd' ? "domain"
+                                   : name;
+    const char* align = len == 1 ? "c" : len == 2 ? "s" : len == 8 ? "d" : "i";
+    std::string def = default_expr.empty() ? kNull : Text(default_expr);
+    rows->push_back({Int(oid),
+                     Text(name),
+                     Int(nsp),
+                     Int(owner),
+                     Int(len),
+                     Bool(len > 0 && len <= 8),
+                     Text(std::string(1, type)),
+                     Text(std::string(1, category)),
+                     Bool(true),
+                     Text(","),
+                     Int(0),
+                     Int(element),
+                     Int(array),
+                     Bool(not_null),
+                     Int(base),
+                     Int(typmod),
+                     Int(0),
+                     Int(Collation(base ? base : oid)),
+                     Text(std::string(1, Storage(base ? base : oid))),
+                     Text(align),
+                     Text(io + "in"),
+                     Text(io + "out"),
+                     Text(type == 'd' ? "domain_recv" : io + "recv"),
+                     Text(type == 'd' ? "-" : io + "send"),
+                     Text("-"),
+                     Text("-"),
+                     Text(element ? "array_typanalyze" : "-"),
+                     Text(element ? "array_subscript_handler" : "-"),
+                     Bool(false),
+                     def,
+                     def,
+                     kNull});
+  };
+  for (uint32_t t : kBuiltins) {
+    const types::TypeInfo* info = types::LookupType(t);
+    if (!info) continue;
+    add(t, info->name, kPgCatalogNamespace, kBootstrapSuperuser, info->length,
+        'b', info->category, 0, info->array_oid, 0, -1, false);
+    if (const types::TypeInfo* a = types::LookupType(info->array_oid))
+      add(a->oid, a->name, kPgCatalogNamespace, kBootstrapSuperuser, -1, 'b',
+          'A', t, 0, 0, -1, false);
+  }
+  for (const auto& [key, ty] : s.cat->types()) {
+    uint32_t nsp = NamespaceOid(*s.cat, ty.schema);
+    bool domain = ty.kind == 'd';
+    const types::TypeInfo* base =
+        domain ? types::LookupType(ty.base_type) : nullptr;
+    add(ty.oid, ty.name, nsp, OwnerOid(ty.owner),
+        domain ? (base ? base->length : -1) : 4, domain ? 'd' : 'e',
+        domain ? (base ? base->category : 'U') : 'E', 0, ty.array_oid,
+        domain ? ty.base_type : 0, domain ? ty.base_typmod : -1,
+        domain && ty.not_null, domain ? ty.default_expr : "");
+    if (ty.array_oid)
+      add(ty.array_oid, "_" + ty.name, nsp, OwnerOid(ty.owner), -1, 'b', 'A',
+          ty.oid, 0, 0, -1, false);
+  }
+}
+
+void EnumRows(const Source& s, std::vector<Row>* rows) {
+  for (const auto& [key, ty] : s.cat->types()) {
+    if (ty.kind != 'e') continue;
+    for (size_t i = 0; i < ty.labels.size(); i++) {
+      char order[32];
+      snprintf(order, sizeof order, "%.9g", ty.labels[i].sort_order);
+      rows->push_back({Int(ConstraintOid(ty.oid, i)), Int(ty.oid), order,
+                       Text(ty.labels[i].label)});
+    }
+  }
+}
+
+void LanguageRows(const Source&, std::vector<Row>* rows) {
+  // PostgreSQL's built-in languages (plpgsql belongs to its extension,
+  // which Kova does not have).
+  const struct {
+    int oid;
+    const char* name;
+    bool trusted;
+    int validator;
+  } languages[] = {{12, "internal", false, 2246},
+                   {13, "c", false, 2247},
+                   {14, "sql", true, 2248}};
+  for (const auto& l : languages)
+    rows->push_back({Int(l.oid), Text(l.name), Int(kBootstrapSuperuser),
+                     Bool(false), Bool(l.trusted), Int(0), Int(0),
+                     Int(l.validator), kNull});
+}
+
+void SettingRows(const std::string& lines, std::vector<Row>* rows) {
+  size_t start = 0;
+  while (start < lines.size()) {
+    size_t end = lines.find('\n', start);
+    if (end == std::string::npos) end = lines.size();
+    std::string line = lines.substr(start, end - start);
+    start = end + 1;
+    size_t t1 = line.find('\t');
+    size_t t2 = t1 == std::string::npos ? t1 : line.find('\t', t1 + 1);
+    if (t2 == std::string::npos) continue;
+    std::string value = line.substr(t1 + 1, t2 - t1 - 1);
+    bool boolean = value == "on" || value == "off";
+    rows->push_back({Text(line.substr(0, t1)), Text(value), kNull, kNull,
+                     Text(line.substr(t2 + 1)), kNull, Text("user"),
+                     Text(boolean ? "bool" : "string"), Text("default"), kNull,
+                     kNull, kNull, Text(value), Text(value), kNull, kNull,
+                     Bool(false)});
+  }
+}
+
+void CollationRows(const Source&, std::vector<Row>* rows) {
+  rows->push_back({Int(100), Text("default"), Int(kPgCatalogNamespace),
+                   Int(kBootstrapSuperuser), Text("d"), Bool(true), Int(-1),
+                   kNull, kNull});
+  rows->push_back({Int(950), Text("C"), Int(kPgCatalogNamespace),
+                   Int(kBootstrapSuperuser), Text("c"), Bool(true), Int(-1),
+                   Text("C"), Text("C")});
+  rows->push_back({Int(951), Text("POSIX"), Int(kPgCatalogNamespace),
+                   Int(kBootstrapSuperuser), Text("c"), Bool(true), Int(-1),
+                   Text("POSIX"), Text("POSIX")});
+}
+
+void TablespaceRows(const Source&, std::vector<Row>* rows) {
+  rows->push_back(
+      {Int(1663), Text("pg_default"), Int(kBootstrapSuperuser), kNull, kNull});
+  rows->push_back(
+      {Int(1664), Text("pg_global"), Int(kBootstrapSuperuser), kNull, kNull});
+}
+
+}  // namespace kova::planner::system_catalog
