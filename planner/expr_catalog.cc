@@ -308,6 +308,7 @@ const std::vector<FunctionDef>& Functions() {
       {"pg_get_function_result", {oid::kOid}, T},
       {"pg_get_function_arguments", {oid::kOid}, T},
       {"pg_get_function_identity_arguments", {oid::kOid}, T},
+      {"pg_get_function_sqlbody", {oid::kOid}, T},
   };
   return defs;
 }

@@ -142,7 +142,8 @@ const char* const kSystemFunctions[] = {"pg_get_userbyid",
                                         "acldefault",
                                         "pg_get_function_result",
                                         "pg_get_function_arguments",
-                                        "pg_get_function_identity_arguments"};
+                                        "pg_get_function_identity_arguments",
+                                        "pg_get_function_sqlbody"};
 
 // Identifier parts of a relation name as regclassin reads them: dots
 // separate, double quotes keep case, the rest is folded to lower case.
@@ -205,6 +206,44 @@ std::string QuoteAclRole(const std::string& role) {
   std::string out = "\"";
   for (char c : role) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
+}
+
+// A domain CHECK as PostgreSQL prints it: the keyword VALUE in capitals
+// (the stored text has it as the deparser wrote it), string literals and
+// quoted identifiers untouched.
+std::string DomainCheckText(const std::string& expr) {
+  std::string out;
+  for (size_t i = 0; i < expr.size();) {
+    char c = expr[i];
+    if (c == '\'' || c == '"') {
+      size_t end = i + 1;
+      while (end < expr.size()) {
+        if (expr[end] == c && end + 1 < expr.size() && expr[end + 1] == c)
+          end += 2;
+        else if (expr[end] == c)
+          break;
+        else
+          end++;
+      }
+      out += expr.substr(i, end + 1 - i);
+      i = end + 1;
+      continue;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      size_t end = i;
+      while (end < expr.size() &&
+             (std::isalnum(static_cast<unsigned char>(expr[end])) ||
+              expr[end] == '_' || expr[end] == '$'))
+        end++;
+      std::string word = expr.substr(i, end - i);
+      out += Lower(word) == "value" ? "VALUE" : word;
+      i = end;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return out;
 }
 
 }  // namespace
@@ -327,13 +366,14 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
       *out = "-";
       return true;
     }
-    if (!types::LookupType(type) && !user_types::Find(type)) {
+    uint32_t element = user_types::ArrayElement(type);
+    if (!element) element = types::ArrayElementType(type);
+    if (!types::LookupType(type) && !user_types::Find(type) && !element) {
       *out = "???";
       return true;
     }
     *out = types::FormatTypeName(type, typmod);
     // A user type outside the search path is shown with its schema.
-    uint32_t element = types::ArrayElementType(type);
     const catalog::UserType* user = user_types::Find(element ? element : type);
     if (user && LoadCatalog(error)) {
       bool visible = false;
@@ -441,7 +481,8 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
     return true;
   }
   if (name == "pg_get_function_result" || name == "pg_get_function_arguments" ||
-      name == "pg_get_function_identity_arguments") {
+      name == "pg_get_function_identity_arguments" ||
+      name == "pg_get_function_sqlbody") {
     // Kova has no functions of its own to describe (pg_proc lists none).
     return true;
   }
@@ -766,7 +807,7 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
     for (const auto& [key, ty] : cat.types())
       for (size_t i = 0; i < ty.checks.size(); i++)
         if (ty.kind == 'd' && ConstraintOid(ty.oid, i) == id) {
-          *out = "CHECK (" + ty.checks[i].expr + ")";
+          *out = "CHECK (" + DomainCheckText(ty.checks[i].expr) + ")";
           return true;
         }
     for (const auto& [key, t] : cat.tables()) {

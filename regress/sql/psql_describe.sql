@@ -95,5 +95,50 @@ SELECT column_name, ordinal_position, column_default, is_nullable, data_type,
  WHERE table_schema = 'public' AND table_name = 'orders' ORDER BY ordinal_position;
 SELECT table_name, column_name, data_type, character_maximum_length, is_nullable
   FROM information_schema.columns WHERE table_schema = 'sales' ORDER BY 1, 2;
+-- types and functions: enums and domains (\dT, \dD); Kova has no functions
+-- of its own (\df lists none)
+CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
+ALTER TYPE mood ADD VALUE 'meh' BEFORE 'ok';
+COMMENT ON TYPE mood IS 'how it feels';
+CREATE TYPE sales.status AS ENUM ('new', 'paid');
+CREATE DOMAIN posint AS integer NOT NULL CHECK (VALUE > 0);
+CREATE DOMAIN sales.code AS varchar(8) DEFAULT 'NONE';
+\dT
+\dT+
+\dT sales.*
+\dT mood
+\dD
+\df
+\df+
+SELECT t.typname, e.enumlabel, e.enumsortorder
+  FROM pg_enum e JOIN pg_type t ON t.oid = e.enumtypid ORDER BY 1, 3;
+-- what pg_dump reads besides
+SELECT acldefault('r', 10), acldefault('s', 10), acldefault('n', 10),
+       acldefault('T', 10), acldefault('d', 10), acldefault('c', 10);
+SELECT 'pg_class'::regclass::oid, 'pg_catalog.pg_type'::regclass::oid,
+       'pg_catalog'::regnamespace::oid, 'public'::regnamespace::oid;
+SELECT c.relname, d.refobjsubid, d.deptype
+  FROM pg_depend d JOIN pg_class c ON c.oid = d.objid
+ WHERE d.classid = 'pg_class'::regclass AND c.relkind = 'S'
+   AND d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass
+   AND d.deptype IN ('a', 'i') ORDER BY 1;
+SELECT name, setting FROM pg_settings WHERE name IN ('DateStyle', 'search_path') ORDER BY 1;
+SELECT typname[0], typname[1] FROM pg_type WHERE typname = 'mood';
+SELECT option_name, option_value
+  FROM pg_options_to_table('{fillfactor=70,autovacuum_enabled=false}'::text[]);
+SELECT count(*) FROM pg_options_to_table(NULL);
+SET search_path = '';
+SELECT a.attname, pg_catalog.pg_get_expr(d.adbin, d.adrelid)
+  FROM pg_catalog.pg_attrdef d JOIN pg_catalog.pg_attribute a
+    ON a.attrelid = d.adrelid AND a.attnum = d.adnum
+ WHERE d.adrelid = 'public.orders'::pg_catalog.regclass ORDER BY 1;
+SELECT pg_catalog.format_type(t.oid, NULL) FROM pg_catalog.pg_type t
+ WHERE t.typname IN ('mood', '_mood', 'status') ORDER BY 1;
+RESET search_path;
+BEGIN;
+LOCK TABLE orders IN ACCESS SHARE MODE;
+LOCK TABLE nosuch IN ACCESS SHARE MODE;
+ROLLBACK;
+LOCK TABLE orders IN ACCESS SHARE MODE;
 \c postgres
 DROP DATABASE regress_describe_db;
