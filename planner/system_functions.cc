@@ -48,10 +48,13 @@ uint32_t NamespaceOid(const catalog::Catalog& cat, std::string_view schema) {
 }
 
 uint32_t ConstraintOid(uint32_t table_oid, size_t index) {
-  // 64 slots a table: constraints first, then column defaults (60 + i is
-  // the default of column i only while it fits, which covers what psql
-  // reads; pg_attrdef.oid is never used to find a default).
-  return 2000000000u + table_oid * 64u + static_cast<uint32_t>(index % 64);
+  // 2048 slots an object, from 2^30 up: its constraints (enum labels, a
+  // view's rule) from 0, its column defaults from 1024 (AttrdefOid).
+  // Distinct for the first 524288 OIDs a database hands out.
+  uint64_t slot =
+      (static_cast<uint64_t>(table_oid) - catalog::kFirstOid) * 2048 +
+      index % 2048;
+  return (1u << 30) + static_cast<uint32_t>(slot % (1u << 30));
 }
 
 bool FindRelation(const catalog::Catalog& cat, uint32_t oid, RelationRef* out) {

@@ -25,7 +25,7 @@ char Alignment(int length) {
 }  // namespace
 
 uint32_t AttrdefOid(const catalog::Table& t, size_t column) {
-  return ConstraintOid(t.oid, 60 + column);
+  return ConstraintOid(t.oid, 1024 + column);
 }
 
 const catalog::Sequence* DefaultSequence(const catalog::Catalog& cat,

@@ -135,6 +135,16 @@ SELECT a.attname, pg_catalog.pg_get_expr(d.adbin, d.adrelid)
 SELECT pg_catalog.format_type(t.oid, NULL) FROM pg_catalog.pg_type t
  WHERE t.typname IN ('mood', '_mood', 'status') ORDER BY 1;
 RESET search_path;
+-- constraint OIDs stay distinct past 64 constraints on a table
+CREATE TABLE many (v int);
+SELECT format('ALTER TABLE many ADD CONSTRAINT many_%s CHECK (v <> %s)', g, g)
+  FROM generate_series(1, 70) g \gexec
+SELECT count(*), count(DISTINCT c.oid), count(DISTINCT c.conname)
+  FROM pg_constraint c JOIN pg_class r ON r.oid = c.conrelid
+ WHERE r.relname IN ('many', 'orders', 'customers');
+SELECT c.conname FROM pg_constraint c
+ WHERE c.oid = (SELECT oid FROM pg_constraint WHERE conname = 'many_65');
+DROP TABLE many;
 BEGIN;
 LOCK TABLE orders IN ACCESS SHARE MODE;
 LOCK TABLE nosuch IN ACCESS SHARE MODE;
