@@ -115,5 +115,31 @@ def orm_session():
 
 
 t.step("orm session add, commit, query", orm_session, needs=["tables"])
+# Reflection (sqlalchemy.inspect) of a table with a composite primary key,
+# foreign keys with actions, UNIQUE constraints and indexes.
+orders = sa.Table("sa_orders", meta,
+                  sa.Column("region", sa.String(4), primary_key=True),
+                  sa.Column("num", sa.Integer, primary_key=True),
+                  sa.Column("item_id", sa.Integer, sa.ForeignKey("sa_items.id", ondelete="CASCADE")),
+                  sa.Column("code", sa.String(10), unique=True),
+                  sa.Column("a", sa.Integer), sa.Column("b", sa.Integer),
+                  sa.UniqueConstraint("a", "b", name="sa_orders_a_b"),
+                  sa.Index("sa_orders_item_idx", "item_id"),
+                  sa.Index("sa_orders_b_a_uidx", "b", "a", unique=True))
+t.step("create a table to reflect", lambda: orders.create(engine), needs=["tables"])
+
+
+def reflect(method):
+    def run():
+        insp = sa.inspect(engine)
+        return getattr(insp, method)("sa_orders")
+    return run
+
+
+t.step("inspect get_pk_constraint", reflect("get_pk_constraint"), needs=["int2vector"])
+t.step("inspect get_indexes", reflect("get_indexes"), needs=["int2vector"])
+t.step("inspect get_unique_constraints", reflect("get_unique_constraints"), needs=["catalog"])
+t.step("inspect get_foreign_keys", reflect("get_foreign_keys"), needs=["catalog"])
+t.step("inspect get_table_names", lambda: sorted(sa.inspect(engine).get_table_names()), needs=["catalog"])
 t.step("metadata.drop_all", lambda: meta.drop_all(engine), needs=["catalog", "tables"])
 engine.dispose()
