@@ -27,6 +27,7 @@ constexpr uint32_t T = oid::kText;
 constexpr uint32_t TA = 1009;   // text[]
 constexpr uint32_t I2A = 1005;  // int2[]
 constexpr uint32_t OA = 1028;   // oid[]
+constexpr uint32_t I2V = 22;    // int2vector
 constexpr uint32_t TZ = oid::kTimestamptz;
 
 struct Col {

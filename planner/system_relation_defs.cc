@@ -116,7 +116,7 @@ const std::vector<Relation>& Relations() {
         {"indimmediate", B},   {"indisclustered", B},
         {"indisvalid", B},     {"indcheckxmin", B},
         {"indisready", B},     {"indislive", B},
-        {"indisreplident", B}, {"indkey", T},
+        {"indisreplident", B}, {"indkey", I2V},
         {"indexprs", T},       {"indpred", T},
         {"indoption", T},      {"indcollation", T},
         {"indclass", T}},

@@ -58,6 +58,7 @@ constexpr uint32_t kJsonArray = 199;
 constexpr uint32_t kNumericArray = 1231;
 constexpr uint32_t kUuidArray = 2951;
 constexpr uint32_t kJsonbArray = 3807;
+constexpr uint32_t kInt2Vector = 22;
 
 // Sorted by OID for binary search.
 constexpr TypeInfo kTypes[] = {
@@ -66,6 +67,9 @@ constexpr TypeInfo kTypes[] = {
     {oid::kName, "name", 64, 'S', kNameArray, 0},
     {oid::kInt8, "int8", 8, 'N', kInt8Array, 0},
     {oid::kInt2, "int2", 2, 'N', kInt2Array, 0},
+    // int2vector (pg_index.indkey): an int2 array counted from 0, shown as
+    // "1 2" (types_array.cc).
+    {kInt2Vector, "int2vector", -1, 'A', 0, oid::kInt2},
     {oid::kInt4, "int4", 4, 'N', kInt4Array, 0},
     {oid::kText, "text", -1, 'S', kTextArray, 0},
     {oid::kOid, "oid", 4, 'N', kOidArray, 0},
@@ -129,6 +133,7 @@ constexpr NameEntry kNames[] = {
     {"int8", oid::kInt8},
     {"bigint", oid::kInt8},
     {"int2", oid::kInt2},
+    {"int2vector", kInt2Vector},
     {"smallint", oid::kInt2},
     {"int4", oid::kInt4},
     {"int", oid::kInt4},

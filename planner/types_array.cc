@@ -2,6 +2,7 @@
 // array_send / array_recv, and array casts.
 #include "planner/types_array.h"
 
+#include <cstdlib>
 #include <limits>
 
 #include "planner/types_util.h"
@@ -20,6 +21,43 @@ bool Malformed(PgError* error, std::string_view text, std::string detail) {
 }
 
 bool IsArraySpace(char c) { return util::IsSpace(c); }
+
+constexpr uint32_t kInt2Vector = 22;
+
+// int2vector's text ("1 2", "" when empty): an int2 array counted from 0.
+// False when `text` is not of that form.
+bool ParseInt2Vector(std::string_view text, ArrayValue* out,
+                     size_t* bad = nullptr, bool* range = nullptr) {
+  std::vector<std::optional<std::string>> items;
+  size_t p = 0;
+  while (true) {
+    while (p < text.size() && IsArraySpace(text[p])) p++;
+    if (p == text.size()) break;
+    size_t start = p;
+    if (text[p] == '-') p++;
+    size_t digits = p;
+    while (p < text.size() && util::IsDigit(text[p])) p++;
+    if (bad) *bad = start;
+    if (p == digits || (p < text.size() && !IsArraySpace(text[p])))
+      return false;
+    long value =
+        p - digits > 6
+            ? 100000
+            : std::atol(std::string(text.substr(start, p - start)).c_str());
+    if (value < -32768 || value > 32767) {
+      if (range) *range = true;
+      return false;
+    }
+    items.push_back(std::to_string(value));
+  }
+  *out = ArrayValue{};
+  if (!items.empty()) {
+    out->dims = {static_cast<int32_t>(items.size())};
+    out->lbounds = {0};
+    out->items = std::move(items);
+  }
+  return true;
+}
 
 // ArrayCount's state machine: only the syntax checks (and their messages),
 // run over the whole literal before any element is converted, as
@@ -301,6 +339,10 @@ bool ParseArray(std::string_view text, uint32_t element, int32_t typmod,
   *out = ArrayValue{};
   size_t p = 0;
   while (p < text.size() && IsArraySpace(text[p])) p++;
+  if (element == oid::kInt2 &&
+      (p == text.size() || (text[p] != '{' && text[p] != '[')) &&
+      ParseInt2Vector(text, out))
+    return true;
   std::vector<int32_t> dims, lbounds;
   // Explicit dimensions: [lb:ub] or [ub], whitespace allowed between them.
   while (true) {
@@ -432,6 +474,33 @@ bool ArrayInput(uint32_t type, int32_t typmod, std::string_view text,
                 const TypeContext& context, std::string* canonical,
                 PgError* error) {
   ArrayValue value;
+  size_t first = 0;
+  while (first < text.size() && IsArraySpace(text[first])) first++;
+  bool braced =
+      first < text.size() && (text[first] == '{' || text[first] == '[');
+  if (type == kInt2Vector) {
+    // Its own form only; shown as PostgreSQL's int2vectorout does.
+    // Errors name the rest of the text from the bad number on, as
+    // int2vectorin's pg_atoi does.
+    size_t bad = first;
+    bool range = false;
+    if (braced || !ParseInt2Vector(text, &value, &bad, &range)) {
+      std::string rest(text.substr(bad));
+      if (range)
+        return Fail(error, "22003",
+                    "value \"" + rest + "\" is out of range for type smallint");
+      return Fail(error, "22P02",
+                  "invalid input syntax for type smallint: \"" + rest + "\"");
+    }
+    canonical->clear();
+    for (const auto& item : value.items)
+      *canonical += (canonical->empty() ? "" : " ") + *item;
+    return true;
+  }
+  if (!braced)  // int2vector's form is not an int2[]
+    return Malformed(error, text,
+                     "Array value must start with \"{\" or dimension "
+                     "information.");
   if (!ParseArray(text, ArrayElementType(type), typmod, context, true, &value,
                   error))
     return false;

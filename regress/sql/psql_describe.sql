@@ -135,6 +135,21 @@ SELECT a.attname, pg_catalog.pg_get_expr(d.adbin, d.adrelid)
 SELECT pg_catalog.format_type(t.oid, NULL) FROM pg_catalog.pg_type t
  WHERE t.typname IN ('mood', '_mood', 'status') ORDER BY 1;
 RESET search_path;
+-- pg_index.indkey is an int2vector: printed "2 1", an array counted from 0
+SELECT c.relname, i.indkey, i.indkey::varchar, i.indkey[0], i.indkey[1],
+       i.indkey::int2[], array_length(i.indkey, 1)
+  FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+ WHERE c.relname = 'orders_cust_note_idx';
+SELECT a.attname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+  JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+ WHERE c.relname = 'orders_cust_note_idx' ORDER BY 1;
+SELECT k FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid,
+       unnest(i.indkey) k WHERE c.relname = 'orders_cust_note_idx';
+SELECT '3 1 2'::int2vector, ''::int2vector, ' 7 '::int2vector;
+SELECT '1 2'::int2[];
+SELECT '1 x'::int2vector;
+SELECT '1 2x 3'::int2vector;
+SELECT '1 99999'::int2vector;
 -- constraint OIDs stay distinct past 64 constraints on a table
 CREATE TABLE many (v int);
 SELECT format('ALTER TABLE many ADD CONSTRAINT many_%s CHECK (v <> %s)', g, g)

@@ -136,8 +136,10 @@ def reflect(method):
     return run
 
 
-t.step("inspect get_pk_constraint", reflect("get_pk_constraint"), needs=["int2vector"])
-t.step("inspect get_indexes", reflect("get_indexes"), needs=["int2vector"])
+# get_pk_constraint reads unnest(indkey) and generate_subscripts(indkey, 1)
+# side by side in a select list.
+t.step("inspect get_pk_constraint", reflect("get_pk_constraint"), needs=["srf"])
+t.step("inspect get_indexes", reflect("get_indexes"), needs=["catalog"])
 t.step("inspect get_unique_constraints", reflect("get_unique_constraints"), needs=["catalog"])
 t.step("inspect get_foreign_keys", reflect("get_foreign_keys"), needs=["catalog"])
 t.step("inspect get_table_names", lambda: sorted(sa.inspect(engine).get_table_names()), needs=["catalog"])
