@@ -112,6 +112,16 @@ uint32_t AttrdefOid(const catalog::Table& t, size_t column);
 int TypeLength(uint32_t type);
 char Storage(uint32_t type);
 
+// Identifier parts of a relation name as regclassin reads them (false
+// for a syntax error).
+bool SplitName(const std::string& text, std::vector<std::string>* parts);
+// pg_size_pretty.
+std::string SizePretty(int64_t size);
+// A role name as aclitem text shows it.
+std::string QuoteAclRole(const std::string& role);
+// A domain CHECK as PostgreSQL prints it (VALUE in capitals).
+std::string DomainCheckText(const std::string& expr);
+
 struct Relation {
   const char* name;
   uint32_t oid;  // pg_class OID of the catalog (RowDescription), 0: a view
