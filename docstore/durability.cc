@@ -244,28 +244,33 @@ Status SessionImpl::NextCounterReserved(const std::string& id, int64_t* value) {
     upto = asc ? row.max : row.min;
   }
   if (asc ? upto > row.max : upto < row.min) upto = asc ? row.max : row.min;
-  sqlite3_stmt* raw;
-  s = Prepare(
-      "INSERT OR REPLACE INTO kova_counter_reserve"
-      "(id, from_value, upto, asc, boot) VALUES(?1, ?2, ?3, ?4, ?5)",
-      &raw);
-  if (!s.ok()) return s;
-  StmtHandle stmt(raw);
-  const std::string& boot = durability.boot_id();
-  sqlite3_bind_text(raw, 1, id.data(), static_cast<int>(id.size()),
-                    SQLITE_STATIC);
-  sqlite3_bind_int64(raw, 2, *value);
-  sqlite3_bind_int64(raw, 3, upto);
-  sqlite3_bind_int(raw, 4, asc ? 1 : 0);
-  sqlite3_bind_text(raw, 5, boot.data(), static_cast<int>(boot.size()),
-                    SQLITE_STATIC);
-  int rc;
-  s = Step(raw, &rc);
+  s = WriteReservation(id, *value, upto, asc);
   if (s.ok()) {
     pending_reservations_.push_back(
         {id, asc, *value, upto, 0, *value, row.increment, epoch});
   }
   return s;
+}
+
+Status SessionImpl::WriteReservation(const std::string& id, int64_t from,
+                                     int64_t upto, bool asc) {
+  sqlite3_stmt* raw;
+  Status s = Prepare(
+      "INSERT OR REPLACE INTO kova_counter_reserve"
+      "(id, from_value, upto, asc, boot) VALUES(?1, ?2, ?3, ?4, ?5)",
+      &raw);
+  if (!s.ok()) return s;
+  StmtHandle stmt(raw);
+  const std::string& boot = store_->durability().boot_id();
+  sqlite3_bind_text(raw, 1, id.data(), static_cast<int>(id.size()),
+                    SQLITE_STATIC);
+  sqlite3_bind_int64(raw, 2, from);
+  sqlite3_bind_int64(raw, 3, upto);
+  sqlite3_bind_int(raw, 4, asc ? 1 : 0);
+  sqlite3_bind_text(raw, 5, boot.data(), static_cast<int>(boot.size()),
+                    SQLITE_STATIC);
+  int rc;
+  return Step(raw, &rc);
 }
 
 // ---- opening and closing --------------------------------------------------

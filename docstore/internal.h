@@ -450,6 +450,10 @@ class SessionImpl {
   // Moves the reservation of the live lease of `id` to kReservedValues past
   // its last value, in this write transaction; the lease follows at commit.
   Status RenewLeaseAhead(const std::string& id);
+  // Records, in this write transaction, that values of `id` from `from` to
+  // `upto` may be handed out without a write each.
+  Status WriteReservation(const std::string& id, int64_t from, int64_t upto,
+                          bool asc);
   Status ApplyReservationsAfterCrash();
   Status ClearReservations();
   bool durable() const { return durable_; }

@@ -259,23 +259,7 @@ Status SessionImpl::RenewLeaseAhead(const std::string& id) {
   if (lease.asc ? upto > bound : upto < bound) upto = bound;
   // At the counter's bound already: the lease runs to its end.
   if (lease.asc ? upto <= lease.upto : upto >= lease.upto) return Status::OK();
-  sqlite3_stmt* raw;
-  s = Prepare(
-      "INSERT OR REPLACE INTO kova_counter_reserve"
-      "(id, from_value, upto, asc, boot) VALUES(?1, ?2, ?3, ?4, ?5)",
-      &raw);
-  if (!s.ok()) return s;
-  StmtHandle stmt(raw);
-  const std::string& boot = durability.boot_id();
-  sqlite3_bind_text(raw, 1, id.data(), static_cast<int>(id.size()),
-                    SQLITE_STATIC);
-  sqlite3_bind_int64(raw, 2, lease.from);
-  sqlite3_bind_int64(raw, 3, upto);
-  sqlite3_bind_int(raw, 4, lease.asc ? 1 : 0);
-  sqlite3_bind_text(raw, 5, boot.data(), static_cast<int>(boot.size()),
-                    SQLITE_STATIC);
-  int rc;
-  s = Step(raw, &rc);
+  s = WriteReservation(id, lease.from, upto, lease.asc);
   if (s.ok()) {
     pending_reservations_.push_back({id, lease.asc, lease.from, upto, 0,
                                      lease.last, lease.increment, epoch,

@@ -74,14 +74,7 @@ void ParseGrants(const std::string& lines, std::map<std::string, Grants>* out) {
 namespace {
 
 std::string AclRole(const std::string& role) {
-  if (role == "PUBLIC") return "";
-  bool plain = !role.empty();
-  for (unsigned char c : role)
-    if (!std::isalnum(c) && c != '_') plain = false;
-  if (plain) return role;
-  std::string out = "\"";
-  for (char c : role) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
+  return role == "PUBLIC" ? "" : QuoteAclRole(role);
 }
 
 }  // namespace
