@@ -1295,14 +1295,8 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
         size_t k = 0;
         while (k < 7 && arg_name != kNames[k]) k++;
         if (k == 7) {
-          PgError err = Err("42883",
-                            "function make_interval(" + arg_name +
-                                " => unknown) does not exist",
-                            f->location);
-          err.hint =
-              "No function matches the given name and argument types. You "
-              "might need to add explicit type casts.";
-          *error = err;
+          *error = NoFunction("make_interval", arg_name + " => unknown",
+                              f->location);
           return false;
         }
         slots[k] = a->named_arg_expr->arg;
@@ -1449,11 +1443,7 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
     *out = std::move(e);
     return true;
   }
-  std::string sig;
-  for (size_t i = 0; i < args.size(); i++) {
-    if (i) sig += ", ";
-    sig += TypeName(args[i]->type);
-  }
+  std::string sig = ArgTypeList(args);
   PgError err;
   if (ambiguous) {
     err = Err("42725", "function " + full + "(" + sig + ") is not unique",
@@ -1462,11 +1452,7 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
         "Could not choose a best candidate function. You might need to add "
         "explicit type casts.";
   } else {
-    err = Err("42883", "function " + full + "(" + sig + ") does not exist",
-              f->location);
-    err.hint =
-        "No function matches the given name and argument types. You "
-        "might need to add explicit type casts.";
+    err = NoFunction(full, sig, f->location);
   }
   *error = err;
   return false;
@@ -1659,22 +1645,8 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
     }
   }
   in_aggregate_ = false;
-  auto signature = [&] {
-    std::string sig;
-    for (size_t i = 0; i < e->args.size(); i++) {
-      if (i) sig += ", ";
-      sig += TypeName(e->args[i]->type);
-    }
-    return sig;
-  };
   auto no_function = [&] {
-    PgError err = Err(
-        "42883", "function " + name + "(" + signature() + ") does not exist",
-        f->location);
-    err.hint =
-        "No function matches the given name and argument types. You might "
-        "need to add explicit type casts.";
-    *error = err;
+    *error = NoFunction(name, e->args, f->location);
     return false;
   };
   size_t want_args = name == "string_agg" ? 2 : 1;
@@ -1781,13 +1753,7 @@ bool Analyzer::AnalyzeEnumFunction(const PgQuery__FuncCall* f,
     enums = false;
   }
   if (!enums) {
-    PgError err =
-        Err("42883", "function " + name + "(" + sig + ") does not exist",
-            f->location);
-    err.hint =
-        "No function matches the given name and argument types. You might "
-        "need to add explicit type casts.";
-    *error = err;
+    *error = NoFunction(name, sig, f->location);
     return false;
   }
   uint32_t type = args[0]->type;

@@ -68,20 +68,6 @@ std::unique_ptr<Expr> Function(const std::string& name, uint32_t type,
   return e;
 }
 
-PgError NoFunction(const std::string& name,
-                   const std::vector<std::unique_ptr<Expr>>& args,
-                   int location) {
-  std::string sig;
-  for (size_t i = 0; i < args.size(); i++)
-    sig += (i ? ", " : "") + TypeName(args[i]->type);
-  PgError err = Err(
-      "42883", "function " + name + "(" + sig + ") does not exist", location);
-  err.hint =
-      "No function matches the given name and argument types. You might "
-      "need to add explicit type casts.";
-  return err;
-}
-
 PgError NoOperator(const std::string& op, uint32_t l, uint32_t r,
                    int location) {
   PgError err = Err(

@@ -28,6 +28,32 @@ inline std::string TypeName(uint32_t type) {
   return types::FormatTypeName(type, -1);
 }
 
+// A call's argument types as PostgreSQL's errors list them ("integer, text").
+inline std::string ArgTypeList(const std::vector<std::unique_ptr<Expr>>& args) {
+  std::string list;
+  for (size_t i = 0; i < args.size(); i++)
+    list += (i ? ", " : "") + TypeName(args[i]->type);
+  return list;
+}
+
+// PostgreSQL's error for a call that no function matches (42883, with its
+// hint); `arg_types` is the argument list as the message shows it.
+inline PgError NoFunction(const std::string& name, const std::string& arg_types,
+                          int location) {
+  PgError e =
+      Err("42883", "function " + name + "(" + arg_types + ") does not exist",
+          location);
+  e.hint =
+      "No function matches the given name and argument types. You might "
+      "need to add explicit type casts.";
+  return e;
+}
+inline PgError NoFunction(const std::string& name,
+                          const std::vector<std::unique_ptr<Expr>>& args,
+                          int location) {
+  return NoFunction(name, ArgTypeList(args), location);
+}
+
 inline bool IsInteger(uint32_t t) {
   return t == oid::kInt2 || t == oid::kInt4 || t == oid::kInt8;
 }

@@ -56,6 +56,41 @@ int Bits(uint32_t type) {
 
 }  // namespace
 
+int ExprNodeLocation(const PgQuery__Node* node) {
+  switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_A_CONST:
+      return node->a_const->location;
+    case PG_QUERY__NODE__NODE_COLUMN_REF:
+      return node->column_ref->location;
+    case PG_QUERY__NODE__NODE_FUNC_CALL:
+      return node->func_call->location;
+    case PG_QUERY__NODE__NODE_TYPE_CAST:
+      return node->type_cast->location;
+    case PG_QUERY__NODE__NODE_A_EXPR:
+      return node->a_expr->location;
+    default:
+      return -1;
+  }
+}
+
+int TargetValueLocation(const PgQuery__ResTarget* target) {
+  if (target->val->node_case == PG_QUERY__NODE__NODE_A_EXPR)
+    return target->location;
+  int at = ExprNodeLocation(target->val);
+  return at >= 0 ? at : target->location;
+}
+
+std::string SortDirectionSql(const PgQuery__SortBy* sort) {
+  bool desc = sort->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+  bool nulls_first = desc;
+  if (sort->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST)
+    nulls_first = true;
+  if (sort->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST)
+    nulls_first = false;
+  return std::string(desc ? " DESC" : " ASC") +
+         (nulls_first ? " NULLS FIRST" : " NULLS LAST");
+}
+
 Compiled::~Compiled() {
   if (stmt) sqlite3_finalize(stmt);
 }
@@ -1475,19 +1510,7 @@ bool QueryCompiler::CompileSetOp(const PgQuery__SelectStmt* s, Compiled* out,
     const PgQuery__SelectStmt* r = s->rarg;
     if (r->op != PG_QUERY__SET_OPERATION__SETOP_NONE || i >= r->n_target_list)
       return -1;
-    const PgQuery__Node* v = r->target_list[i]->res_target->val;
-    switch (v->node_case) {
-      case PG_QUERY__NODE__NODE_A_CONST:
-        return v->a_const->location;
-      case PG_QUERY__NODE__NODE_COLUMN_REF:
-        return v->column_ref->location;
-      case PG_QUERY__NODE__NODE_FUNC_CALL:
-        return v->func_call->location;
-      case PG_QUERY__NODE__NODE_TYPE_CAST:
-        return v->type_cast->location;
-      default:
-        return r->target_list[i]->res_target->location;
-    }
+    return TargetValueLocation(r->target_list[i]->res_target);
   };
   if (left.columns.size() != right.columns.size()) {
     *error = Err("42601",
@@ -1553,15 +1576,8 @@ bool QueryCompiler::CompileSetOp(const PgQuery__SelectStmt* s, Compiled* out,
                    "ORDER BY on a set operation supports output columns only");
       return false;
     }
-    bool desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
-    bool nulls_first = desc;
-    if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST)
-      nulls_first = true;
-    if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST)
-      nulls_first = false;
     order += std::string(order.empty() ? " ORDER BY " : ", ") + "c" +
-             std::to_string(index) + (desc ? " DESC" : " ASC") +
-             (nulls_first ? " NULLS FIRST" : " NULLS LAST");
+             std::to_string(index) + SortDirectionSql(sb);
   }
   out->sql = "SELECT * FROM (" + out->sql + ")" + order;
   if (s->limit_count || s->limit_offset) {
@@ -1768,14 +1784,7 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
       key = Emit(*e);
       order_exprs.push_back(std::move(e));
     }
-    bool desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
-    bool nulls_first = desc;
-    if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST)
-      nulls_first = true;
-    if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST)
-      nulls_first = false;
-    std::string direction = std::string(desc ? " DESC" : " ASC") +
-                            (nulls_first ? " NULLS FIRST" : " NULLS LAST");
+    std::string direction = SortDirectionSql(sb);
     order += std::string(order.empty() ? " ORDER BY " : ", ") + key + direction;
     // The key as an expression (DISTINCT ON orders inside a window).
     std::string expr_sql = key;

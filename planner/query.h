@@ -96,6 +96,16 @@ struct RecursiveCte {
 
 class SqlRuntime;
 
+// Where an expression starts, for errors: a constant's, column reference's,
+// function call's, cast's or operator's own location (-1 for others).
+int ExprNodeLocation(const PgQuery__Node* node);
+// Where a select-list entry's value is written, for errors. An operator's
+// own location is its operator's; PostgreSQL points at the entry instead.
+int TargetValueLocation(const PgQuery__ResTarget* target);
+// A sort key's direction as SQLite takes it (" DESC NULLS FIRST"), with
+// PostgreSQL's default: NULLs last ascending and first descending.
+std::string SortDirectionSql(const PgQuery__SortBy* sort);
+
 // Registers the SQLite functions of query_array.cc (kova_array_rows,
 // kova_array_elem, kova_subscripts) on a connection.
 int RegisterArrayFunctions(sqlite3* db, SqlRuntime* runtime);

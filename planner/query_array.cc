@@ -214,16 +214,7 @@ bool QueryCompiler::AddArrayFunctionItem(const PgQuery__RangeFunction* rf,
     return fallback;
   };
   auto no_function = [&] {
-    std::string sig;
-    for (size_t i = 0; i < args.size(); i++)
-      sig += (i ? ", " : "") + TypeName(args[i]->type);
-    PgError err =
-        Err("42883", "function " + name + "(" + sig + ") does not exist",
-            f->location);
-    err.hint =
-        "No function matches the given name and argument types. You might "
-        "need to add explicit type casts.";
-    *error = err;
+    *error = NoFunction(name, args, f->location);
     return false;
   };
   size_t ncols = 0;
@@ -357,11 +348,7 @@ bool QueryCompiler::AddSelectListUnnest(const PgQuery__SelectStmt* s,
     if (!element) {
       std::string sig = arg ? TypeName(arg->type) : "";
       if (f->n_args > 1) sig = "...";
-      PgError err = Err("42883", "function unnest(" + sig + ") does not exist",
-                        f->location);
-      err.hint =
-          "No function matches the given name and argument types. You might "
-          "need to add explicit type casts.";
+      PgError err = NoFunction("unnest", sig, f->location);
       if (arg && arg->type == oid::kUnknown) {
         err =
             Err("42725", "function unnest(unknown) is not unique", f->location);

@@ -11,33 +11,11 @@ using namespace expr_detail;
 
 namespace {
 
-int ExprNodeLocation(const PgQuery__Node* v) {
-  switch (v->node_case) {
-    case PG_QUERY__NODE__NODE_A_CONST:
-      return v->a_const->location;
-    case PG_QUERY__NODE__NODE_COLUMN_REF:
-      return v->column_ref->location;
-    case PG_QUERY__NODE__NODE_FUNC_CALL:
-      return v->func_call->location;
-    case PG_QUERY__NODE__NODE_TYPE_CAST:
-      return v->type_cast->location;
-    case PG_QUERY__NODE__NODE_A_EXPR:
-      return v->a_expr->location;
-    default:
-      return -1;
-  }
-}
-
 // Where a term's column i is written (for errors).
 int TargetLocation(const PgQuery__SelectStmt* s, size_t i) {
   while (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE && s->larg) s = s->larg;
   if (i >= s->n_target_list) return -1;
-  const PgQuery__ResTarget* t = s->target_list[i]->res_target;
-  // An operator's own location is its operator's; PostgreSQL points at
-  // the expression's start.
-  if (t->val->node_case == PG_QUERY__NODE__NODE_A_EXPR) return t->location;
-  int at = ExprNodeLocation(t->val);
-  return at >= 0 ? at : t->location;
+  return TargetValueLocation(s->target_list[i]->res_target);
 }
 
 // The first aggregate call in a select list or HAVING (for errors).
@@ -81,6 +59,23 @@ bool QueryCompiler::AddRecursiveCteRef(const PgQuery__RangeVar* rv,
                                        std::string* sql, PgError* error) {
   const std::string name = cte->ctename;
   const int ref_location = rv ? rv->location : cte->location;
+  // The FROM entry over the query's columns c0, c1, ...; `from` is the SQL
+  // that gives them (the previous step's rows, or the whole query).
+  auto add_entry = [&](const RecursiveCte& r, const std::string& from) {
+    RangeEntry entry;
+    entry.alias = alias;
+    entry.relname = name;
+    entry.sql_alias = NewAlias();
+    for (size_t i = 0; i < r.columns.size(); i++) {
+      RangeEntry::Col c = r.columns[i];
+      if (i < names.size()) c.name = names[i];
+      c.sql = entry.sql_alias + ".c" + std::to_string(i);
+      entry.columns.push_back(c);
+    }
+    *sql = from + " AS " + entry.sql_alias;
+    entries_.push_back(std::move(entry));
+    return true;
+  };
   auto running = owner->recursive_.find(cte);
   if (running != owner->recursive_.end()) {
     // A reference from inside its own definition.
@@ -131,19 +126,7 @@ bool QueryCompiler::AddRecursiveCteRef(const PgQuery__RangeVar* rv,
                    ref_location);
       return false;
     }
-    RangeEntry entry;
-    entry.alias = alias;
-    entry.relname = name;
-    entry.sql_alias = NewAlias();
-    for (size_t i = 0; i < r.columns.size(); i++) {
-      RangeEntry::Col c = r.columns[i];
-      if (i < names.size()) c.name = names[i];
-      c.sql = entry.sql_alias + ".c" + std::to_string(i);
-      entry.columns.push_back(c);
-    }
-    *sql = r.table + " AS " + entry.sql_alias;
-    entries_.push_back(std::move(entry));
-    return true;
+    return add_entry(r, r.table);
   }
   if (cte->search_clause || cte->cycle_clause) {
     *error = Err("0A000", "SEARCH and CYCLE clauses are not supported yet",
@@ -318,21 +301,10 @@ bool QueryCompiler::AddRecursiveCteRef(const PgQuery__RangeVar* rv,
   std::string cols;
   for (size_t i = 0; i < left.columns.size(); i++)
     cols += (i ? ", c" : "c") + std::to_string(i);
-  RangeEntry entry;
-  entry.alias = alias;
-  entry.relname = name;
-  entry.sql_alias = NewAlias();
-  for (size_t i = 0; i < r.columns.size(); i++) {
-    RangeEntry::Col c = r.columns[i];
-    if (i < names.size()) c.name = names[i];
-    c.sql = entry.sql_alias + ".c" + std::to_string(i);
-    entry.columns.push_back(c);
-  }
-  *sql = "(WITH RECURSIVE " + r.table + "(" + cols + ") AS (SELECT * FROM (" +
-         left.sql + ") UNION" + (q->all ? " ALL " : " ") + right.sql +
-         ") SELECT " + cols + " FROM " + r.table + ") AS " + entry.sql_alias;
-  entries_.push_back(std::move(entry));
-  return true;
+  return add_entry(r, "(WITH RECURSIVE " + r.table + "(" + cols +
+                          ") AS (SELECT * FROM (" + left.sql + ") UNION" +
+                          (q->all ? " ALL " : " ") + right.sql + ") SELECT " +
+                          cols + " FROM " + r.table + ")");
 }
 
 }  // namespace kova::planner

@@ -240,15 +240,7 @@ bool QueryCompiler::WindowSql(const PgQuery__WindowDef* over, int location,
     ok = analyzer_.Analyze(sb->node, &e, error) &&
          analyzer_.Coerce(&e, oid::kText, -1, error);
     if (!ok) break;
-    // NULLs sort last ascending and first descending, as in PostgreSQL.
-    bool desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
-    bool nulls_first = desc;
-    if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST)
-      nulls_first = true;
-    if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST)
-      nulls_first = false;
-    order += (i ? ", " : " ORDER BY ") + Emit(*e) + (desc ? " DESC" : " ASC") +
-             (nulls_first ? " NULLS FIRST" : " NULLS LAST");
+    order += (i ? ", " : " ORDER BY ") + Emit(*e) + SortDirectionSql(sb);
     order_type = e->type;
     keys->push_back(std::move(e));
   }
@@ -346,16 +338,7 @@ bool QueryCompiler::AnalyzeWindowCall(const PgQuery__FuncCall* f,
   if (!aggregate) {
     auto& args = e->args;
     auto no_function = [&] {
-      std::string sig;
-      for (size_t i = 0; i < args.size(); i++)
-        sig += (i ? ", " : "") + TypeName(args[i]->type);
-      PgError err =
-          Err("42883", "function " + name + "(" + sig + ") does not exist",
-              f->location);
-      err.hint =
-          "No function matches the given name and argument types. You might "
-          "need to add explicit type casts.";
-      *error = err;
+      *error = NoFunction(name, args, f->location);
       return false;
     };
     // An integer argument: unknown literals and smaller integers become
