@@ -19,19 +19,9 @@
 
 namespace kova::planner {
 
-using alter_detail::NextvalText;
-using alter_detail::ParseExpression;
-using alter_detail::TypeName;
-using expr_detail::IsInteger;
-using expr_detail::IsNumber;
-using expr_detail::IsText;
+using namespace alter_detail;  // NOLINT: the helpers of ALTER TABLE
 
 namespace {
-
-std::string Str(const PgQuery__Node* n) {
-  return n && n->node_case == PG_QUERY__NODE__NODE_STRING ? n->string->sval
-                                                          : "";
-}
 
 // Whether a foreign key can compare the two column types.
 bool ComparableTypes(uint32_t a, uint32_t b) {

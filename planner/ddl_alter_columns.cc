@@ -15,14 +15,9 @@
 
 namespace kova::planner {
 
-using alter_detail::NextvalText;
-using alter_detail::ParseExpression;
-using alter_detail::TypeName;
+using namespace alter_detail;  // NOLINT: the helpers of ALTER TABLE
 using ddl_detail::IsSerialName;
 using ddl_detail::NextvalTarget;
-using expr_detail::IsInteger;
-using expr_detail::IsNumber;
-using expr_detail::IsText;
 
 namespace {
 
@@ -79,6 +74,14 @@ bson_t* WithField(const std::string& bytes, const std::string& name,
 }  // namespace
 
 // ---- columns ----------------------------------------------------------------
+
+int AlterRunner::ExistingColumn(const std::string& name, PgError* error) {
+  int index = table_.ColumnIndex(name);
+  if (index < 0)
+    *error = Err("42703", "column \"" + name + "\" of relation \"" +
+                              table_.name + "\" does not exist");
+  return index;
+}
 
 bool AlterRunner::AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error) {
   const PgQuery__ColumnDef* cd = cmd->def->column_def;
@@ -195,30 +198,15 @@ bool AlterRunner::AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error) {
   if (serial || identity) {
     SeqOptions options;
     if (identity) {
-      if (!IsInteger(col.type)) {
-        *error = Err("22023",
-                     "identity column type must be smallint, integer, or "
-                     "bigint");
-        return false;
-      }
+      if (!CheckIdentityType(col.type, error)) return false;
       if (!ParseSeqOptions(identity->options, identity->n_options, &options,
                            error))
         return false;
       col.identity = identity->generated_when[0] == 'a' ? 'a' : 'd';
       col.not_null = true;
     }
-    seq_def.type = col.type;
-    if (!options.type) options.type = col.type;
-    if (!ApplySeqOptions(options, true, &seq_def, error)) return false;
-    if (options.sequence_name) {
-      std::string qualified = *options.sequence_name;
-      size_t dot = qualified.rfind('.');
-      seq_name =
-          dot == std::string::npos ? qualified : qualified.substr(dot + 1);
-      if (dot != std::string::npos) seq_schema = qualified.substr(0, dot);
-    } else {
-      seq_name = ChooseName(table_.name, cname, "seq");
-    }
+    if (!ColumnSequence(col, options, &seq_def, &seq_schema, &seq_name, error))
+      return false;
   }
   table_.columns.push_back(col);
   if (!SaveTable(error)) return false;
@@ -453,12 +441,8 @@ bool AlterRunner::DropColumn(const PgQuery__AlterTableCmd* cmd,
 bool AlterRunner::ColumnDefault(const PgQuery__AlterTableCmd* cmd,
                                 PgError* error) {
   std::string cname = cmd->name;
-  int index = table_.ColumnIndex(cname);
-  if (index < 0) {
-    *error = Err("42703", "column \"" + cname + "\" of relation \"" +
-                              table_.name + "\" does not exist");
-    return false;
-  }
+  int index = ExistingColumn(cname, error);
+  if (index < 0) return false;
   catalog::Column& col = table_.columns[index];
   if (col.identity) {
     *error = Err("42601", "column \"" + cname + "\" of relation \"" +
@@ -511,12 +495,8 @@ bool AlterRunner::ColumnDefault(const PgQuery__AlterTableCmd* cmd,
 }
 
 bool AlterRunner::SetNotNull(const std::string& cname, PgError* error) {
-  int index = table_.ColumnIndex(cname);
-  if (index < 0) {
-    *error = Err("42703", "column \"" + cname + "\" of relation \"" +
-                              table_.name + "\" does not exist");
-    return false;
-  }
+  int index = ExistingColumn(cname, error);
+  if (index < 0) return false;
   if (table_.columns[index].not_null) return true;
   std::vector<StoredRow> rows;
   if (!ReadRows(table_, &rows, error)) return false;
@@ -532,12 +512,8 @@ bool AlterRunner::SetNotNull(const std::string& cname, PgError* error) {
 }
 
 bool AlterRunner::DropNotNull(const std::string& cname, PgError* error) {
-  int index = table_.ColumnIndex(cname);
-  if (index < 0) {
-    *error = Err("42703", "column \"" + cname + "\" of relation \"" +
-                              table_.name + "\" does not exist");
-    return false;
-  }
+  int index = ExistingColumn(cname, error);
+  if (index < 0) return false;
   if (table_.columns[index].identity) {
     *error = Err("42601", "column \"" + cname + "\" of relation \"" +
                               table_.name + "\" is an identity column");
@@ -556,12 +532,8 @@ bool AlterRunner::DropNotNull(const std::string& cname, PgError* error) {
 bool AlterRunner::AlterColumnType(const PgQuery__AlterTableCmd* cmd,
                                   PgError* error) {
   std::string cname = cmd->name;
-  int index = table_.ColumnIndex(cname);
-  if (index < 0) {
-    *error = Err("42703", "column \"" + cname + "\" of relation \"" +
-                              table_.name + "\" does not exist");
-    return false;
-  }
+  int index = ExistingColumn(cname, error);
+  if (index < 0) return false;
   const PgQuery__ColumnDef* cd = cmd->def->column_def;
   if (cd->coll_clause) {
     *error = Err("0A000", "COLLATE is not supported yet");
@@ -573,11 +545,7 @@ bool AlterRunner::AlterColumnType(const PgQuery__AlterTableCmd* cmd,
   if (!ResolveTypeName(cd->type_name, &new_col.type, &typmod, error))
     return false;
   new_col.typmod = typmod;
-  if (old_col.identity && !IsInteger(new_col.type)) {
-    *error = Err("22023",
-                 "identity column type must be smallint, integer, or bigint");
-    return false;
-  }
+  if (old_col.identity && !CheckIdentityType(new_col.type, error)) return false;
   std::unique_ptr<Expr> using_expr;
   if (cd->raw_default) {
     if (!AnalyzeRowExpression(table_, cd->raw_default, "transform expressions",

@@ -16,31 +16,52 @@
 
 namespace kova::planner {
 
-using expr_detail::IsInteger;
+using namespace alter_detail;  // NOLINT: the helpers of ALTER TABLE
+
+namespace alter_detail {
+
+bool CheckIdentityType(uint32_t type, PgError* error) {
+  if (IsInteger(type)) return true;
+  *error =
+      Err("22023", "identity column type must be smallint, integer, or bigint");
+  return false;
+}
+
+}  // namespace alter_detail
+
+bool AlterRunner::ColumnSequence(const catalog::Column& col, SeqOptions options,
+                                 SeqDef* def, std::string* schema,
+                                 std::string* name, PgError* error) {
+  def->type = col.type;
+  if (!options.type) options.type = col.type;
+  if (!ApplySeqOptions(options, true, def, error)) return false;
+  *schema = table_.schema;
+  if (!options.sequence_name) {
+    *name = ChooseName(table_.name, col.name, "seq");
+    return true;
+  }
+  const std::string& qualified = *options.sequence_name;
+  size_t dot = qualified.rfind('.');
+  *name = dot == std::string::npos ? qualified : qualified.substr(dot + 1);
+  if (dot != std::string::npos) *schema = qualified.substr(0, dot);
+  return true;
+}
 
 bool AlterRunner::AddIdentity(const PgQuery__AlterTableCmd* cmd,
                               PgError* error) {
   std::string cname = cmd->name;
-  int index = table_.ColumnIndex(cname);
-  if (index < 0) {
-    *error = Err("42703", "column \"" + cname + "\" of relation \"" +
-                              table_.name + "\" does not exist");
-    return false;
-  }
+  int index = ExistingColumn(cname, error);
+  if (index < 0) return false;
   catalog::Column& col = table_.columns[index];
   const PgQuery__Constraint* con = cmd->def->constraint;
-  if (!IsInteger(col.type)) {
-    *error = Err("22023",
-                 "identity column type must be smallint, integer, or bigint");
-    return false;
-  }
+  if (!CheckIdentityType(col.type, error)) return false;
   SeqOptions options;
   if (!ParseSeqOptions(con->options, con->n_options, &options, error))
     return false;
   SeqDef def;
-  def.type = col.type;
-  if (!options.type) options.type = col.type;
-  if (!ApplySeqOptions(options, true, &def, error)) return false;
+  std::string seq_schema, seq_name;
+  if (!ColumnSequence(col, options, &def, &seq_schema, &seq_name, error))
+    return false;
   std::string prefix =
       "column \"" + cname + "\" of relation \"" + table_.name + "\" ";
   if (!col.not_null) {
@@ -57,15 +78,6 @@ bool AlterRunner::AddIdentity(const PgQuery__AlterTableCmd* cmd,
     *error = Err("55000", prefix + "already has a default value");
     return false;
   }
-  std::string seq_schema = table_.schema, seq_name;
-  if (options.sequence_name) {
-    std::string qualified = *options.sequence_name;
-    size_t dot = qualified.rfind('.');
-    seq_name = dot == std::string::npos ? qualified : qualified.substr(dot + 1);
-    if (dot != std::string::npos) seq_schema = qualified.substr(0, dot);
-  } else {
-    seq_name = ChooseName(table_.name, cname, "seq");
-  }
   // Stored values stay; the counter starts at START and, having handed out
   // nothing yet, resumes above the highest stored value (rule 7).
   if (!CreateColumnSequence(&col, def, seq_schema, seq_name, error))
@@ -77,12 +89,8 @@ bool AlterRunner::AddIdentity(const PgQuery__AlterTableCmd* cmd,
 bool AlterRunner::SetIdentity(const PgQuery__AlterTableCmd* cmd,
                               PgError* error) {
   std::string cname = cmd->name;
-  int index = table_.ColumnIndex(cname);
-  if (index < 0) {
-    *error = Err("42703", "column \"" + cname + "\" of relation \"" +
-                              table_.name + "\" does not exist");
-    return false;
-  }
+  int index = ExistingColumn(cname, error);
+  if (index < 0) return false;
   catalog::Column& col = table_.columns[index];
   if (!col.identity) {
     *error = Err("55000", "column \"" + cname + "\" of relation \"" +
@@ -151,12 +159,8 @@ bool AlterRunner::SetIdentity(const PgQuery__AlterTableCmd* cmd,
 bool AlterRunner::DropIdentity(const PgQuery__AlterTableCmd* cmd,
                                PgError* error) {
   std::string cname = cmd->name;
-  int index = table_.ColumnIndex(cname);
-  if (index < 0) {
-    *error = Err("42703", "column \"" + cname + "\" of relation \"" +
-                              table_.name + "\" does not exist");
-    return false;
-  }
+  int index = ExistingColumn(cname, error);
+  if (index < 0) return false;
   catalog::Column& col = table_.columns[index];
   if (!col.identity) {
     std::string message = "column \"" + cname + "\" of relation \"" +

@@ -12,6 +12,7 @@
 #include "catalog/catalog.h"
 #include "planner/ddl.h"
 #include "planner/expr.h"
+#include "planner/expr_internal.h"
 #include "planner/session_impl.h"
 
 namespace kova::planner {
@@ -23,7 +24,20 @@ struct StoredRow {
   std::vector<Value> values;
 };
 
+// Helpers of ddl_alter*.cc; each file takes them with
+// `using namespace alter_detail`.
 namespace alter_detail {
+using expr_detail::IsInteger;
+using expr_detail::IsNumber;
+using expr_detail::IsText;
+
+// A String node's text; "" for any other node (or none).
+inline std::string Str(const PgQuery__Node* n) {
+  return n && n->node_case == PG_QUERY__NODE__NODE_STRING ? n->string->sval
+                                                          : "";
+}
+// PostgreSQL's 22023 unless `type` can number an identity column.
+bool CheckIdentityType(uint32_t type, PgError* error);
 // The default PostgreSQL shows for a column fed by a sequence.
 std::string NextvalText(const catalog::Sequence& seq);
 std::string TypeName(uint32_t type, int32_t typmod = -1);
@@ -97,6 +111,15 @@ class AlterRunner {
   bool AddIdentity(const PgQuery__AlterTableCmd* cmd, PgError* error);
   bool SetIdentity(const PgQuery__AlterTableCmd* cmd, PgError* error);
   bool DropIdentity(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  // The index of table_'s column `name`; -1 with PostgreSQL's 42703 when
+  // there is none.
+  int ExistingColumn(const std::string& name, PgError* error);
+  // The sequence a new identity or serial column `col` gets: its definition
+  // from the column's type and `options`, and its schema and name (SEQUENCE
+  // NAME, or PostgreSQL's table_column_seq).
+  bool ColumnSequence(const catalog::Column& col, SeqOptions options,
+                      SeqDef* def, std::string* schema, std::string* name,
+                      PgError* error);
   bool AddConstraint(const PgQuery__Constraint* con, int column,
                      PgError* error);
   bool DropConstraint(const PgQuery__AlterTableCmd* cmd, PgError* error);

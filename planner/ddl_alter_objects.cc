@@ -12,12 +12,9 @@
 
 namespace kova::planner {
 
-namespace {
+using namespace alter_detail;  // NOLINT: the helpers of ALTER TABLE
 
-std::string Str(const PgQuery__Node* n) {
-  return n && n->node_case == PG_QUERY__NODE__NODE_STRING ? n->string->sval
-                                                          : "";
-}
+namespace {
 
 // The names of a qualified-name list ("schema.name" or "name").
 std::vector<std::string> NameList(const PgQuery__Node* n) {

@@ -16,19 +16,9 @@
 
 namespace kova::planner {
 
-using alter_detail::NextvalText;
-using alter_detail::ParseExpression;
-using alter_detail::TypeName;
-using expr_detail::IsInteger;
-using expr_detail::IsNumber;
-using expr_detail::IsText;
+using namespace alter_detail;  // NOLINT: the helpers of ALTER TABLE
 
 namespace {
-
-std::string Str(const PgQuery__Node* n) {
-  return n && n->node_case == PG_QUERY__NODE__NODE_STRING ? n->string->sval
-                                                          : "";
-}
 
 // Row values as PostgreSQL prints them in a key detail.
 std::string KeyText(const std::vector<std::string>& columns,
