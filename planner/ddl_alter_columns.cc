@@ -7,6 +7,7 @@
 
 #include "planner/ddl_alter_internal.h"
 #include "planner/dml.h"
+#include "planner/domains.h"
 #include "planner/expr_internal.h"
 #include "planner/session_util.h"
 #include "planner/svalue.h"
@@ -20,31 +21,6 @@ using ddl_detail::IsSerialName;
 using ddl_detail::NextvalTarget;
 
 namespace {
-
-// PostgreSQL's assignment casts between the types Kova stores.
-bool AssignableType(uint32_t from, uint32_t to) {
-  if (from == to || from == oid::kUnknown) return true;
-  // Arrays: when their elements are.
-  uint32_t from_element = types::ArrayElementType(from);
-  uint32_t to_element = types::ArrayElementType(to);
-  if (from_element && to_element)
-    return AssignableType(from_element, to_element);
-  if (IsNumber(from) && IsNumber(to)) return true;
-  if (IsText(to)) return true;
-  if (IsText(from) && IsText(to)) return true;
-  auto datetime = [](uint32_t t) {
-    return t == oid::kDate || t == oid::kTimestamp || t == oid::kTimestamptz;
-  };
-  if (datetime(from) && datetime(to)) return true;
-  if ((from == oid::kJson && to == oid::kJsonb) ||
-      (from == oid::kJsonb && to == oid::kJson))
-    return true;
-  if (from == oid::kInterval && to == oid::kTime) return true;
-  if ((from == oid::kTimestamp || from == oid::kTimestamptz) &&
-      to == oid::kTime)
-    return true;
-  return false;
-}
 
 // A copy of a stored document with field `name` set to `value` (in place
 // when present, appended otherwise), or removed when `value` is null.
@@ -180,13 +156,12 @@ bool AlterRunner::AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error) {
         return false;
       }
       if (default_expr->type == oid::kUnknown) {
-      } else if (!AssignableType(default_expr->type, col.type)) {
-        *error =
-            Err("42804",
-                "column \"" + cname + "\" is of type " + TypeName(col.type) +
-                    " but default expression is of type " +
-                    TypeName(default_expr->type),
-                default_expr->location);
+      } else if (!Assignable(default_expr->type, col.type)) {
+        // Without a position, as PostgreSQL's cookDefault.
+        *error = Err("42804", "column \"" + cname + "\" is of type " +
+                                  TypeName(col.type) +
+                                  " but default expression is of type " +
+                                  TypeName(default_expr->type));
         error->hint = "You will need to rewrite or cast the expression.";
         return false;
       }
@@ -245,6 +220,8 @@ bool AlterRunner::AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error) {
       if (!AssignValue(default_expr->type, col, context, &v, error))
         return false;
     }
+    // A domain's constraints hold for every row's new value.
+    if (!CheckDomainValue(col.type, v, session_, error)) return false;
     if (!v) {
       if (col.not_null) {
         *error = Err("23502", "column \"" + cname + "\" of relation \"" +
@@ -482,7 +459,7 @@ bool AlterRunner::ColumnDefault(const PgQuery__AlterTableCmd* cmd,
     return false;
   }
   if (e->type == oid::kUnknown) {
-  } else if (!AssignableType(e->type, col.type)) {
+  } else if (!Assignable(e->type, col.type)) {
     *error = Err("42804",
                  "column \"" + cname + "\" is of type " + TypeName(col.type) +
                      " but default expression is of type " + TypeName(e->type));
@@ -555,14 +532,14 @@ bool AlterRunner::AlterColumnType(const PgQuery__AlterTableCmd* cmd,
       Analyzer analyzer(session_, nullptr);
       if (!analyzer.Coerce(&using_expr, new_col.type, new_col.typmod, error))
         return false;
-    } else if (!AssignableType(using_expr->type, new_col.type)) {
+    } else if (!Assignable(using_expr->type, new_col.type)) {
       *error = Err("42804", "result of USING clause for column \"" + cname +
                                 "\" cannot be cast automatically to type " +
                                 TypeName(new_col.type));
       error->hint = "You might need to add an explicit cast.";
       return false;
     }
-  } else if (!AssignableType(old_col.type, new_col.type)) {
+  } else if (!Assignable(old_col.type, new_col.type)) {
     *error = Err("42804", "column \"" + cname +
                               "\" cannot be cast automatically to type " +
                               TypeName(new_col.type));
@@ -585,7 +562,7 @@ bool AlterRunner::AlterColumnType(const PgQuery__AlterTableCmd* cmd,
     Analyzer analyzer(session_, nullptr);
     std::unique_ptr<Expr> d;
     if (node && analyzer.Analyze(node, &d, error) && d->type != oid::kUnknown &&
-        !AssignableType(d->type, new_col.type)) {
+        !Assignable(d->type, new_col.type)) {
       *error = Err("42804", "default for column \"" + cname +
                                 "\" cannot be cast automatically to type " +
                                 TypeName(new_col.type));
@@ -624,7 +601,9 @@ bool AlterRunner::AlterColumnType(const PgQuery__AlterTableCmd* cmd,
     Value v = row.values[index];
     if (using_expr && !Evaluate(*using_expr, row.values, session_, &v, error))
       return false;
-    if (!AssignValue(from, new_col, context, &v, error)) return false;
+    if (!AssignValue(from, new_col, context, &v, error) ||
+        !CheckDomainValue(new_col.type, v, session_, error))
+      return false;
     converted.emplace_back(row.rid, v);
   }
   for (size_t i = 0; i < rows.size(); i++) {

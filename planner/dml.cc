@@ -160,35 +160,6 @@ void FixRowParams(Expr* e, int row_base) {
   for (auto& a : e->args) FixRowParams(a.get(), row_base);
 }
 
-bool Assignable(uint32_t from, uint32_t to) {
-  if (from == to) return true;
-  uint32_t from_element = types::ArrayElementType(from);
-  uint32_t to_element = types::ArrayElementType(to);
-  if (from_element && to_element) return Assignable(from_element, to_element);
-  if (user_types::IsDomain(to))
-    return Assignable(from, user_types::BaseType(to));
-  if (user_types::IsDomain(from))
-    return Assignable(user_types::BaseType(from), to);
-  // Enums: to string types by I/O conversion, nothing else.
-  if (user_types::IsUserOid(from) || user_types::IsUserOid(to))
-    return IsText(to) && to != oid::kUnknown;
-  if (IsNumber(from) && IsNumber(to)) return true;
-  if (IsText(to)) return true;  // I/O conversion casts to string types
-  if (IsText(from) && (to == oid::kJson || to == oid::kJsonb)) return false;
-  auto datetime = [](uint32_t t) {
-    return t == oid::kDate || t == oid::kTimestamp || t == oid::kTimestamptz;
-  };
-  if (datetime(from) && datetime(to)) return true;
-  if ((from == oid::kJson && to == oid::kJsonb) ||
-      (from == oid::kJsonb && to == oid::kJson))
-    return true;
-  if (from == oid::kInterval && to == oid::kTime) return true;
-  if ((from == oid::kTimestamp || from == oid::kTimestamptz) &&
-      to == oid::kTime)
-    return true;
-  return false;
-}
-
 bool CoerceForColumn(Analyzer* analyzer, std::unique_ptr<Expr>* e,
                      const catalog::Column& col, PgError* error);
 
@@ -296,6 +267,15 @@ bool AssignArrayElement(QueryCompiler* compiler, const PgQuery__ResTarget* t,
   return true;
 }
 
+// Where an expression starts, as PostgreSQL's exprLocation places a cast:
+// at its operand when that is written first.
+int StartLocation(const Expr& e) {
+  if (e.kind != Expr::Kind::kCast || e.args.empty()) return e.location;
+  int operand = StartLocation(*e.args[0]);
+  return operand >= 0 && (e.location < 0 || operand < e.location) ? operand
+                                                                  : e.location;
+}
+
 // Coerces an analysed value for assignment to a column (unknowns take the
 // column's type; other types must have an assignment cast).
 bool CoerceForColumn(Analyzer* analyzer, std::unique_ptr<Expr>* e,
@@ -313,7 +293,7 @@ bool CoerceForColumn(Analyzer* analyzer, std::unique_ptr<Expr>* e,
                       "column \"" + col.name + "\" is of type " +
                           types::FormatTypeName(col.type, -1) +
                           " but expression is of type " + TypeName((*e)->type),
-                      (*e)->location);
+                      StartLocation(**e));
     err.hint = "You will need to rewrite or cast the expression.";
     *error = err;
     return false;
@@ -344,6 +324,36 @@ std::string RowText(const std::vector<Value>& values) {
 }
 
 }  // namespace
+
+bool Assignable(uint32_t from, uint32_t to) {
+  if (from == to) return true;
+  uint32_t from_element = types::ArrayElementType(from);
+  uint32_t to_element = types::ArrayElementType(to);
+  if (from_element && to_element) return Assignable(from_element, to_element);
+  if (user_types::IsDomain(to))
+    return Assignable(from, user_types::BaseType(to));
+  if (user_types::IsDomain(from))
+    return Assignable(user_types::BaseType(from), to);
+  // Enums: to string types by I/O conversion, nothing else.
+  if (user_types::IsUserOid(from) || user_types::IsUserOid(to))
+    return IsText(to) && to != oid::kUnknown;
+  if (IsNumber(from) && IsNumber(to)) return true;
+  if (IsText(to)) return true;  // I/O conversion casts to string types
+  // From string types to json and jsonb the cast is explicit only.
+  if (IsText(from) && (to == oid::kJson || to == oid::kJsonb)) return false;
+  auto datetime = [](uint32_t t) {
+    return t == oid::kDate || t == oid::kTimestamp || t == oid::kTimestamptz;
+  };
+  if (datetime(from) && datetime(to)) return true;
+  if ((from == oid::kJson && to == oid::kJsonb) ||
+      (from == oid::kJsonb && to == oid::kJson))
+    return true;
+  if (from == oid::kInterval && to == oid::kTime) return true;
+  if ((from == oid::kTimestamp || from == oid::kTimestamptz) &&
+      to == oid::kTime)
+    return true;
+  return false;
+}
 
 bool AnalyzeRowExpr(SessionHooks* hooks, const catalog::Table& table,
                     const PgQuery__Node* node, const char* context,

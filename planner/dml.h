@@ -76,6 +76,12 @@ bool AnalyzeRowExpr(SessionHooks* hooks, const catalog::Table& table,
                     const PgQuery__Node* node, const char* context,
                     std::unique_ptr<Expr>* out, PgError* error);
 
+// Whether PostgreSQL has an assignment cast (or none is needed) from type
+// `from` to `to`: what INSERT, UPDATE and ALTER TABLE's defaults, USING
+// and type changes accept without an explicit cast. Untyped literals are
+// not asked: they take the column's type before.
+bool Assignable(uint32_t from, uint32_t to);
+
 // The value of an expression of type `from` stored in column `col`:
 // PostgreSQL's assignment cast (string types check their length as input
 // does, rather than truncating as an explicit cast does).
