@@ -706,24 +706,43 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
     return false;
   }
   if (!runtime_.Attach(storage_->connection(), error)) return false;
+  // Cancel and statement_timeout end this statement with an ordinary error
+  // (see BeginWriteStatement), checked per row below. The timeout counts
+  // from the statement's start, or from its Execute (statement_start_ is
+  // the Parse's).
+  if (!BeginWriteStatement(
+          portal->plan->simple ? statement_start_ : NowMicros(), error))
+    return false;
+  struct EndWrite {
+    SessionImpl* s;
+    ~EndWrite() { s->EndWriteStatement(); }
+  } end_write{this};
+  // The statement reading the rows to write; a cancel stops it (57014).
+  auto run_scan = [&](Compiled* scan,
+                      const std::function<bool(sqlite3_stmt*, PgError*)>& row) {
+    WatchScan(true);
+    bool ok = runtime_.Run(scan, portal->params, row, error);
+    WatchScan(false);
+    if (!ok && error->sqlstate == "57014") StatementCancelled(error);
+    return ok;
+  };
   const size_t ncols = table.columns.size();
   DmlRunner runner(this, portal, dml, portal->params, error);
 
   if (dml.kind == DmlPlan::Kind::kInsert) {
     if (dml.source) {
       std::vector<std::vector<Value>> rows;
-      bool ok = runtime_.Run(
-          dml.source.get(), portal->params,
-          [&](sqlite3_stmt* stmt, PgError* e) {
-            std::vector<Value> values;
-            if (!runtime_.RowValues(stmt, dml.source->columns, &values, e))
-              return false;
-            rows.push_back(std::move(values));
-            return true;
-          },
-          error);
+      bool ok = run_scan(dml.source.get(), [&](sqlite3_stmt* stmt, PgError* e) {
+        std::vector<Value> values;
+        if (StatementCancelled(e) ||
+            !runtime_.RowValues(stmt, dml.source->columns, &values, e))
+          return false;
+        rows.push_back(std::move(values));
+        return true;
+      });
       if (!ok) return false;
       for (auto& values : rows) {
+        if (StatementCancelled(error)) return false;
         std::vector<Value> row(ncols);
         std::vector<bool> provided(ncols, false);
         for (size_t c = 0; c < values.size(); c++) {
@@ -740,6 +759,7 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
       }
     } else {
       for (const auto& exprs : dml.rows) {
+        if (StatementCancelled(error)) return false;
         std::vector<Value> row(ncols);
         std::vector<bool> provided(ncols, false);
         for (size_t c = 0; c < exprs.size(); c++) {
@@ -768,23 +788,22 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
   };
   std::vector<Target> targets;
   std::unordered_map<int64_t, bool> seen;
-  bool ok = runtime_.Run(
-      dml.scan.get(), portal->params,
-      [&](sqlite3_stmt* stmt, PgError*) {
-        Target t;
-        t.rid = sqlite3_column_int64(stmt, 0);
-        if (seen[t.rid]) return true;
-        seen[t.rid] = true;
-        t.doc.assign(static_cast<const char*>(sqlite3_column_blob(stmt, 1)),
-                     sqlite3_column_bytes(stmt, 1));
-        int n = sqlite3_column_count(stmt);
-        for (int i = 2; i < n; i++) t.values.push_back(ReadColumn(stmt, i));
-        targets.push_back(std::move(t));
-        return true;
-      },
-      error);
+  bool ok = run_scan(dml.scan.get(), [&](sqlite3_stmt* stmt, PgError* e) {
+    if (StatementCancelled(e)) return false;
+    Target t;
+    t.rid = sqlite3_column_int64(stmt, 0);
+    if (seen[t.rid]) return true;
+    seen[t.rid] = true;
+    t.doc.assign(static_cast<const char*>(sqlite3_column_blob(stmt, 1)),
+                 sqlite3_column_bytes(stmt, 1));
+    int n = sqlite3_column_count(stmt);
+    for (int i = 2; i < n; i++) t.values.push_back(ReadColumn(stmt, i));
+    targets.push_back(std::move(t));
+    return true;
+  });
   if (!ok) return false;
   for (const Target& t : targets) {
+    if (StatementCancelled(error)) return false;
     std::vector<Value> row;
     if (!DecodeRow(table, reinterpret_cast<const uint8_t*>(t.doc.data()),
                    t.doc.size(), context, &row, error))

@@ -510,6 +510,59 @@ void SessionImpl::EndBulkWrite() {
   bulk_writing_ = false;
 }
 
+bool SessionImpl::BeginWriteStatement(int64_t started, PgError* error) {
+  int64_t timeout_ms = StatementTimeoutMs();
+  statement_deadline_ = timeout_ms > 0 ? started + timeout_ms * 1000 : 0;
+  if (BeginBulkWrite()) return true;
+  StatementCancelled(error);
+  return false;
+}
+
+void SessionImpl::EndWriteStatement() {
+  WatchScan(false);
+  statement_deadline_ = 0;
+  EndBulkWrite();
+}
+
+bool SessionImpl::StatementCancelled(PgError* error) {
+  if (cancel_) {
+    *error = Err("57014", "canceling statement due to user request");
+    return true;
+  }
+  if (statement_deadline_ && NowMicros() >= statement_deadline_) {
+    *error = Err("57014", "canceling statement due to statement timeout");
+    return true;
+  }
+  return false;
+}
+
+// The reading statement's check runs every 4096 virtual machine steps
+// (some microseconds).
+void SessionImpl::WatchScan(bool on) {
+  sqlite3_progress_handler(storage_->connection(), on ? 4096 : 0,
+                           on ? &SessionImpl::ScanProgress : nullptr, this);
+}
+
+int SessionImpl::ScanProgress(void* session) {
+  auto* s = static_cast<SessionImpl*>(session);
+  if (!s->cancel_ &&
+      !(s->statement_deadline_ && NowMicros() >= s->statement_deadline_))
+    return 0;
+  // Only when the statement being run is the only one, and reads: a
+  // statement nested in it (a function's) may write, or may take an
+  // interrupted read for a missing row.
+  sqlite3* db = s->storage_->connection();
+  int busy = 0;
+  bool read_only = true;
+  for (sqlite3_stmt* st = sqlite3_next_stmt(db, nullptr); st;
+       st = sqlite3_next_stmt(db, st)) {
+    if (!sqlite3_stmt_busy(st)) continue;
+    busy++;
+    read_only = read_only && sqlite3_stmt_readonly(st);
+  }
+  return busy == 1 && read_only ? 1 : 0;
+}
+
 void SessionImpl::Terminate() {
   if (in_block_ || implicit_) {
     if (storage_->in_transaction()) storage_->Rollback();

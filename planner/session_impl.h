@@ -495,6 +495,22 @@ class SessionImpl : public Session,
   // (and marks nothing) when the statement was cancelled already.
   bool BeginBulkWrite();
   void EndBulkWrite();
+  // INSERT, UPDATE and DELETE run as bulk writes too (dml_run.cc): SQLite
+  // answers an interrupted writing statement by rolling back the whole
+  // transaction (sqlite3VdbeHalt). A cancel or statement_timeout instead
+  // fails the statement with an ordinary error: StatementCancelled is
+  // checked per row, and the reading scan before the writes stops through
+  // a progress handler (WatchScan) while it alone runs on the connection,
+  // so the interrupted statement is a read-only one SQLite ends alone.
+  // `started`: where statement_timeout counts from.
+  bool BeginWriteStatement(int64_t started, PgError* error);
+  void EndWriteStatement();
+  void WatchScan(bool on);
+  static int ScanProgress(void* session);
+  // Whether the running write statement was cancelled or ran past
+  // statement_timeout; *error then says which (57014).
+  bool StatementCancelled(PgError* error);
+  int64_t statement_deadline_ = 0;  // NowMicros(); 0: no statement_timeout
   std::mutex sleep_mu_;
   std::condition_variable sleep_cv_;
 };
