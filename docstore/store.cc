@@ -58,7 +58,7 @@ Status OpenConnection(const std::string& dir, const StoreOptions& options,
   // themselves (durability.cc), after releasing the write lock.
   std::string pragmas =
       "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;"
-      "PRAGMA foreign_keys=OFF;PRAGMA mmap_size=2147418112;";
+      "PRAGMA foreign_keys=OFF;";
   char* err = nullptr;
   rc = sqlite3_exec(db, pragmas.c_str(), nullptr, nullptr, &err);
   if (rc != SQLITE_OK) {
