@@ -563,6 +563,26 @@ int SessionImpl::ScanProgress(void* session) {
   return busy == 1 && read_only ? 1 : 0;
 }
 
+bool SessionImpl::RunSelectWithTimeout(PortalImpl* portal, PgError* error) {
+  if (statement_timeout_generation_ != settings_.generation()) {
+    statement_timeout_ms_ = StatementTimeoutMs();
+    statement_timeout_generation_ = settings_.generation();
+  }
+  // No timeout, or one a statement around this one already watches.
+  if (statement_timeout_ms_ <= 0 || statement_deadline_ != 0)
+    return RunCompiledSelect(portal, error);
+  statement_deadline_ = statement_start_ + statement_timeout_ms_ * 1000;
+  WatchScan(true);
+  bool ok = RunCompiledSelect(portal, error);
+  WatchScan(false);
+  bool timed_out = !ok && !cancel_ && error->sqlstate == "57014" &&
+                   NowMicros() >= statement_deadline_;
+  statement_deadline_ = 0;
+  if (timed_out)
+    error->message = "canceling statement due to statement timeout";
+  return ok;
+}
+
 void SessionImpl::Terminate() {
   if (in_block_ || implicit_) {
     if (storage_->in_transaction()) storage_->Rollback();
@@ -1101,7 +1121,7 @@ bool SessionImpl::ComputeSelectRows(PortalImpl* portal, PgError* error) {
       rows.push_back({value});
     }
   } else if (plan.compiled) {
-    return RunCompiledSelect(portal, error);
+    return RunSelectWithTimeout(portal, error);
   } else if (!plan.values.empty()) {
     for (const auto& exprs : plan.values) {
       std::vector<Value> row(exprs.size());

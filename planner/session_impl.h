@@ -511,6 +511,12 @@ class SessionImpl : public Session,
   // statement_timeout; *error then says which (57014).
   bool StatementCancelled(PgError* error);
   int64_t statement_deadline_ = 0;  // NowMicros(); 0: no statement_timeout
+  // A SELECT run under statement_timeout: its scan stops at the deadline.
+  bool RunSelectWithTimeout(PortalImpl* portal, PgError* error);
+  // statement_timeout as of settings generation statement_timeout_generation_
+  // (every SELECT reads it; a setting lookup costs a map search).
+  int64_t statement_timeout_ms_ = 0;
+  uint64_t statement_timeout_generation_ = ~uint64_t{0};
   std::mutex sleep_mu_;
   std::condition_variable sleep_cv_;
 };
