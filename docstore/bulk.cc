@@ -140,6 +140,20 @@ void NoteDurableLoad(sqlite3* db, const bson_t* const* docs, size_t count) {
 
 using HandedOut = std::map<std::string, std::pair<std::string, int64_t>>;
 
+// Binds a stored document and its key (its first field, `_id`) to the
+// parameters `first` (key) and `first + 1` (document) of an insert.
+void BindRow(sqlite3_stmt* stmt, int first, const std::string& bytes) {
+  bson_t view;
+  bson_init_static(&view, reinterpret_cast<const uint8_t*>(bytes.data()),
+                   bytes.size());
+  bson_iter_t key;
+  bson_iter_init(&key, &view);
+  bson_iter_next(&key);
+  BindKey(stmt, first, &key);
+  sqlite3_bind_blob(stmt, first + 1, bytes.data(),
+                    static_cast<int>(bytes.size()), SQLITE_STATIC);
+}
+
 class BulkLoader {
  public:
   BulkLoader(SessionImpl* session, const CollectionMeta& meta,
@@ -396,16 +410,7 @@ class BulkLoader {
         return s;
       }
       for (size_t r = 0; r < rows; r++) {
-        const std::string& bytes = slots_[done + r].bytes;
-        bson_t view;
-        bson_init_static(&view, reinterpret_cast<const uint8_t*>(bytes.data()),
-                         bytes.size());
-        bson_iter_t key;
-        bson_iter_init(&key, &view);
-        bson_iter_next(&key);
-        BindKey(stmt, static_cast<int>(2 * r + 1), &key);
-        sqlite3_bind_blob(stmt, static_cast<int>(2 * r + 2), bytes.data(),
-                          static_cast<int>(bytes.size()), SQLITE_STATIC);
+        BindRow(stmt, static_cast<int>(2 * r + 1), slots_[done + r].bytes);
       }
       int rc = sqlite3_step(stmt);
       if (rc == SQLITE_DONE) sqlite3_reset(stmt);
@@ -444,16 +449,7 @@ class BulkLoader {
       return s;
     }
     for (size_t r = first; r < first + rows; r++) {
-      const std::string& bytes = slots_[r].bytes;
-      bson_t view;
-      bson_init_static(&view, reinterpret_cast<const uint8_t*>(bytes.data()),
-                       bytes.size());
-      bson_iter_t key;
-      bson_iter_init(&key, &view);
-      bson_iter_next(&key);
-      BindKey(stmt, 1, &key);
-      sqlite3_bind_blob(stmt, 2, bytes.data(), static_cast<int>(bytes.size()),
-                        SQLITE_STATIC);
+      BindRow(stmt, 1, slots_[r].bytes);
       int rc = sqlite3_step(stmt);
       if (rc != SQLITE_DONE) {
         *failed = r;

@@ -4,13 +4,6 @@
 namespace kova::planner::system_catalog {
 
 void TypeRows(const Source& s, std::vector<Row>* rows) {
-  static const uint32_t kBuiltins[] = {
-      oid::kBool,        oid::kBytea,    oid::kName,    oid::kInt8,
-      oid::kInt2,        oid::kInt4,     oid::kText,    oid::kOid,
-      oid::kJson,        oid::kFloat4,   oid::kFloat8,  oid::kBpchar,
-      oid::kVarchar,     oid::kDate,     oid::kTime,    oid::kTimestamp,
-      oid::kTimestamptz, oid::kInterval, oid::kNumeric, oid::kUuid,
-      oid::kJsonb};
   auto add = [&](uint32_t oid, const std::string& name, uint32_t nsp,
                  uint32_t owner, int len, char type, char category,
                  uint32_t element, uint32_t array, uint32_t base,
@@ -57,7 +50,8 @@ void TypeRows(const Source& s, std::vector<Row>* rows) {
                      def,
                      kNull});
   };
-  for (uint32_t t : kBuiltins) {
+  // The built-in types (those with array types).
+  for (uint32_t t : ArrayElementTypes()) {
     const types::TypeInfo* info = types::LookupType(t);
     if (!info) continue;
     add(t, info->name, kPgCatalogNamespace, kBootstrapSuperuser, info->length,
