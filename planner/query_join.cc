@@ -157,6 +157,16 @@ bool QueryCompiler::AddJoinItem(const PgQuery__JoinExpr* j, std::string* sql,
       m.typmod = l.typmod == r.typmod && l.type == r.type ? l.typmod : -1;
       m.attnum = 0;
       std::string ls = Emit(*read(l)), rs = Emit(*read(r));
+      // The merged column is one side's; it keeps that side's column
+      // identity only when it needs no conversion.
+      auto take_side = [&](const RangeEntry::Col& c, size_t entry,
+                           std::string sql) {
+        m.sql = std::move(sql);
+        if (c.type != type) return;
+        m.attnum = c.attnum;
+        m.domain = c.domain;
+        m.table_oid = c.table_oid ? c.table_oid : entries_[entry].table_oid;
+      };
       if (j->jointype == PG_QUERY__JOIN_TYPE__JOIN_FULL) {
         m.sql = "COALESCE(" + ls + ", " + rs + ")";
       } else if (j->jointype == PG_QUERY__JOIN_TYPE__JOIN_RIGHT ||
@@ -164,21 +174,9 @@ bool QueryCompiler::AddJoinItem(const PgQuery__JoinExpr* j, std::string* sql,
                   l.type != type && r.type == type)) {
         // An inner join takes the side that needs no conversion, as
         // PostgreSQL's buildMergedJoinVar.
-        m.sql = rs;
-        if (r.type == type) {
-          m.attnum = r.attnum;
-          m.domain = r.domain;
-          m.table_oid =
-              r.table_oid ? r.table_oid : entries_[found[1].first].table_oid;
-        }
+        take_side(r, found[1].first, std::move(rs));
       } else {
-        m.sql = ls;
-        if (l.type == type) {
-          m.attnum = l.attnum;
-          m.domain = l.domain;
-          m.table_oid =
-              l.table_oid ? l.table_oid : entries_[found[0].first].table_oid;
-        }
+        take_side(l, found[0].first, std::move(ls));
       }
       merged.push_back(std::move(m));
     }
