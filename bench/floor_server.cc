@@ -2,9 +2,10 @@
 // shortest valid replies and does no work at all, built the way kova serve
 // is (a thread per connection, blocking buffered socket I/O, one send per
 // Sync). pgbench against it measures the round-trip rate of this machine's
-// kernel and clients alone: no server, Kova or PostgreSQL, can answer a
-// request-per-round-trip workload faster. bench/sql/run reports it beside
-// the workloads whose goals sit near it.
+// kernel and clients alone: no server that sleeps between requests, as
+// Kova and PostgreSQL do, can answer a request-per-round-trip workload
+// faster. bench/sql/run reports it beside the workloads whose goals sit
+// near it.
 //
 //   floor_server PORT
 //
