@@ -597,6 +597,9 @@ bool Analyzer::Coerce(std::unique_ptr<Expr>* expr, uint32_t type,
         return false;
       }
       e.value = canonical;
+      if (SettingDependentText(type))
+        e.value_context =
+            std::make_shared<types::TypeContext>(hooks_->type_context());
     }
     e.type = type;
     e.typmod = typmod;
@@ -707,6 +710,17 @@ namespace {
 // Casts PostgreSQL marks stable, not immutable: they read TimeZone,
 // DateStyle or IntervalStyle, so they run when the statement executes and a
 // prepared statement sees the settings of each EXECUTE.
+}  // namespace
+
+bool SettingDependentText(uint32_t type) {
+  if (uint32_t element = types::ArrayElementType(type)) type = element;
+  return type == oid::kDate || type == oid::kTimestamp ||
+         type == oid::kTimestamptz || type == oid::kInterval ||
+         type == oid::kFloat4 || type == oid::kFloat8;
+}
+
+namespace {
+
 bool SettingDependentCast(uint32_t from, uint32_t to) {
   if (from == to) return false;
   auto datetime = [](uint32_t t) {

@@ -71,8 +71,17 @@ struct Expr {
   // kSubquery: the compiled SELECT (a query::Compiled, owned here).
   std::shared_ptr<void> subquery;
   std::string subquery_sql;
+  // kConst of a type whose text depends on the settings (DateStyle,
+  // TimeZone, IntervalStyle, extra_float_digits): the settings `value` was
+  // written under. A prepared statement may run under others; evaluation
+  // then writes the same value under the current ones, as PostgreSQL's
+  // constants are values, printed when output.
+  std::shared_ptr<const types::TypeContext> value_context;
   std::vector<std::unique_ptr<Expr>> args;
 };
+
+// Whether a type's text depends on the settings (see value_context).
+bool SettingDependentText(uint32_t type);
 
 // What functions need from the session.
 class SessionHooks {

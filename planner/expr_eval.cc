@@ -7,6 +7,7 @@
 #include "planner/domains.h"
 #include "planner/expr.h"
 #include "planner/expr_internal.h"
+#include "planner/svalue.h"
 #include "planner/types_array.h"
 #include "planner/user_types.h"
 
@@ -68,6 +69,22 @@ bool expr_detail::CompareValues(uint32_t lt, uint32_t rt, const std::string& lv,
 }
 
 namespace {
+
+bool SameTypeSettings(const types::TypeContext& a,
+                      const types::TypeContext& b) {
+  return a.timezone == b.timezone && a.datestyle == b.datestyle &&
+         a.intervalstyle == b.intervalstyle &&
+         a.extra_float_digits == b.extra_float_digits;
+}
+
+// `text`, written under `from`, written again under `to`.
+bool Rewrite(uint32_t type, const std::string& text,
+             const types::TypeContext& from, const types::TypeContext& to,
+             Value* out, PgError* error) {
+  SValue value;
+  return ToSValue(type, text, from, &value, error) &&
+         FromSValue(type, value, to, out, error);
+}
 
 bool EvalOperator(const Expr& e, const Value& l, const Value& r,
                   SessionHooks* hooks, Value* out, PgError* error) {
@@ -485,6 +502,10 @@ bool Evaluate(const Expr& e, const std::vector<Value>& params,
               SessionHooks* hooks, Value* out, PgError* error) {
   switch (e.kind) {
     case Expr::Kind::kConst:
+      if (e.value_context && e.value &&
+          !SameTypeSettings(*e.value_context, hooks->type_context()))
+        return Rewrite(e.type, *e.value, *e.value_context,
+                       hooks->type_context(), out, error);
       *out = e.value;
       return true;
     case Expr::Kind::kParam:
