@@ -726,6 +726,10 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
       }
       if (!check_identity(dml->insert_columns[c], -1)) return false;
       dml->source_types.push_back(t);
+      dml->source_contexts.push_back(
+          literal && SettingDependentText(col.type)
+              ? std::make_shared<types::TypeContext>(settings_.type_context())
+              : nullptr);
     }
     dml->source = compiled;
   }

@@ -45,6 +45,10 @@ struct DmlPlan {
   std::vector<std::vector<std::shared_ptr<Expr>>> rows;
   std::shared_ptr<Compiled> source;
   std::vector<uint32_t> source_types;
+  // Per source column: for an untyped literal going into a column whose
+  // text depends on the settings, the settings it is read under (those of
+  // the analysis, as PostgreSQL reads literals when it parses); else null.
+  std::vector<std::shared_ptr<const types::TypeContext>> source_contexts;
   bool overriding_system = false;
   bool overriding_user = false;
   // Defaults of the table's columns (null: none or autoincrement).

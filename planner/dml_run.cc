@@ -750,9 +750,20 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
           const auto& column = table.columns[col];
           if (dml.overriding_user && column.identity) continue;
           row[col] = values[c];
-          if (!AssignValue(dml.source_types[c], column, context, &row[col],
-                           error))
+          const auto& literal_context = dml.source_contexts[c];
+          if (literal_context && row[col] &&
+              !SameTypeSettings(*literal_context, context)) {
+            // A literal read under the settings of PREPARE, written under
+            // today's for the rest of the insert.
+            if (!AssignValue(dml.source_types[c], column, *literal_context,
+                             &row[col], error) ||
+                !Rewrite(column.type, *row[col], *literal_context, context,
+                         &row[col], error))
+              return false;
+          } else if (!AssignValue(dml.source_types[c], column, context,
+                                  &row[col], error)) {
             return false;
+          }
           provided[col] = true;
         }
         if (!runner.insert_row(row, provided)) return false;

@@ -82,6 +82,12 @@ struct Expr {
 
 // Whether a type's text depends on the settings (see value_context).
 bool SettingDependentText(uint32_t type);
+// Whether two sets of settings write values the same way.
+bool SameTypeSettings(const types::TypeContext& a, const types::TypeContext& b);
+// `text`, a value of `type` written under `from`, written under `to`.
+bool Rewrite(uint32_t type, const std::string& text,
+             const types::TypeContext& from, const types::TypeContext& to,
+             Value* out, PgError* error);
 
 // What functions need from the session.
 class SessionHooks {

@@ -68,8 +68,6 @@ bool expr_detail::CompareValues(uint32_t lt, uint32_t rt, const std::string& lv,
   return true;
 }
 
-namespace {
-
 bool SameTypeSettings(const types::TypeContext& a,
                       const types::TypeContext& b) {
   return a.timezone == b.timezone && a.datestyle == b.datestyle &&
@@ -77,7 +75,6 @@ bool SameTypeSettings(const types::TypeContext& a,
          a.extra_float_digits == b.extra_float_digits;
 }
 
-// `text`, written under `from`, written again under `to`.
 bool Rewrite(uint32_t type, const std::string& text,
              const types::TypeContext& from, const types::TypeContext& to,
              Value* out, PgError* error) {
@@ -85,6 +82,8 @@ bool Rewrite(uint32_t type, const std::string& text,
   return ToSValue(type, text, from, &value, error) &&
          FromSValue(type, value, to, out, error);
 }
+
+namespace {
 
 bool EvalOperator(const Expr& e, const Value& l, const Value& r,
                   SessionHooks* hooks, Value* out, PgError* error) {

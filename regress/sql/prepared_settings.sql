@@ -20,6 +20,8 @@ PREPARE ps_table AS
          '2020-01-01 12:00'::timestamptz AS lit FROM ps_events ORDER BY n;
 EXECUTE ps_table;
 PREPARE ps_insert AS INSERT INTO ps_events VALUES ($1, '2020-01-01 12:00', '03.01.2020');
+PREPARE ps_insert_select AS
+  INSERT INTO ps_events SELECT $1::int, '2020-01-01 12:00', '04.01.2020';
 -- ... and printed under the new settings.
 SET TimeZone = 'Asia/Tokyo';
 SET DateStyle = 'German, MDY';
@@ -28,6 +30,7 @@ SET extra_float_digits = 0;
 EXECUTE ps_const;
 EXECUTE ps_table;
 EXECUTE ps_insert(2);
+EXECUTE ps_insert_select(3);
 SET DateStyle = 'SQL, DMY';
 SET IntervalStyle = 'sql_standard';
 EXECUTE ps_const;
@@ -39,4 +42,5 @@ EXECUTE ps_table;
 DEALLOCATE ps_const;
 DEALLOCATE ps_table;
 DEALLOCATE ps_insert;
+DEALLOCATE ps_insert_select;
 DROP TABLE ps_events;
