@@ -683,6 +683,22 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
       dml->rows.push_back(std::move(row));
     }
   } else {
+    // A bare $n in the SELECT list takes its column's type, as PostgreSQL
+    // infers it from the INSERT's target (as in VALUES: CoerceForColumn).
+    if (!plan->simple && src->op == PG_QUERY__SET_OPERATION__SETOP_NONE) {
+      for (size_t c = 0;
+           c < src->n_target_list && c < dml->insert_columns.size(); c++) {
+        const PgQuery__Node* v = src->target_list[c]->res_target->val;
+        if (v->node_case != PG_QUERY__NODE__NODE_PARAM_REF) continue;
+        int n = v->param_ref->number;
+        if (n < 1 || n > 65535) continue;
+        if (plan->param_types.size() < static_cast<size_t>(n))
+          plan->param_types.resize(n, 0);
+        if (plan->param_types[n - 1] == 0)
+          plan->param_types[n - 1] =
+              user_types::BaseType(table.columns[dml->insert_columns[c]].type);
+      }
+    }
     auto compiled = std::make_shared<Compiled>();
     QueryCompiler compiler(&context);
     if (!compiler.CompileSelect(src, compiled.get(), error)) return false;

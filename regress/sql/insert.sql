@@ -124,6 +124,20 @@ SELECT k FROM ins_types WHERE f8 = 'NaN' OR f4 = 'NaN';
 SELECT count(f4), count(f8), count(n) FROM ins_types;
 SELECT k, f8 FROM ins_types ORDER BY f8, k;
 DROP TABLE ins_types;
+-- INSERT ... SELECT $n: a bare parameter takes its column's type
+CREATE TABLE ins_params (n int, label varchar(5), at date, amount numeric(6,2));
+PREPARE ins_sel(int, text) AS INSERT INTO ins_params SELECT $1, $2;
+EXECUTE ins_sel(1, 'one');
+PREPARE ins_sel_untyped AS
+  INSERT INTO ins_params SELECT $1, $2, $3, $4 RETURNING n + 1, at + 1, amount;
+EXECUTE ins_sel_untyped(2, 'two', '2020-01-31', '12.345');
+EXECUTE ins_sel_untyped(3, 'three', '2020-02-29', '1');
+EXECUTE ins_sel_untyped('x', 'four', '2020-01-01', '1');
+EXECUTE ins_sel_untyped(5, 'toolong', '2020-01-01', '1');
+SELECT * FROM ins_params ORDER BY n;
+DEALLOCATE ins_sel;
+DEALLOCATE ins_sel_untyped;
+DROP TABLE ins_params;
 -- nothing of a failed statement stays
 SELECT count(*) FROM ins_t;
 SELECT max(id) FROM ins_t;
