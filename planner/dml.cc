@@ -15,6 +15,7 @@ namespace kova::planner {
 using expr_detail::IsInteger;
 using expr_detail::IsNumber;
 using expr_detail::IsText;
+using expr_detail::StartLocation;
 using expr_detail::TypeName;
 
 namespace {
@@ -269,13 +270,6 @@ bool AssignArrayElement(QueryCompiler* compiler, const PgQuery__ResTarget* t,
 
 // Where an expression starts, as PostgreSQL's exprLocation places a cast:
 // at its operand when that is written first.
-int StartLocation(const Expr& e) {
-  if (e.kind != Expr::Kind::kCast || e.args.empty()) return e.location;
-  int operand = StartLocation(*e.args[0]);
-  return operand >= 0 && (e.location < 0 || operand < e.location) ? operand
-                                                                  : e.location;
-}
-
 // Coerces an analysed value for assignment to a column (unknowns take the
 // column's type; other types must have an assignment cast).
 bool CoerceForColumn(Analyzer* analyzer, std::unique_ptr<Expr>* e,

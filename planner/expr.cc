@@ -333,7 +333,6 @@ bool Analyzer::Analyze(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
     case PG_QUERY__NODE__NODE_COALESCE_EXPR:
     case PG_QUERY__NODE__NODE_CASE_EXPR: {
       auto e = std::make_unique<Expr>();
-      std::vector<std::unique_ptr<Expr>> results;
       if (node->node_case == PG_QUERY__NODE__NODE_COALESCE_EXPR) {
         e->kind = Expr::Kind::kCoalesce;
         const PgQuery__CoalesceExpr* c = node->coalesce_expr;
@@ -372,24 +371,28 @@ bool Analyzer::Analyze(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
           e->has_else = true;
         }
       }
-      // The common type: the first non-unknown result type, else text.
-      uint32_t common = oid::kUnknown;
+      // The results' common type. PostgreSQL takes a CASE's ELSE first.
+      std::vector<size_t> result_args;
       for (size_t i = 0; i < e->args.size(); i++) {
-        bool is_result = e->kind == Expr::Kind::kCoalesce || i % 2 == 1 ||
-                         (e->has_else && i == e->args.size() - 1);
-        if (!is_result) continue;
-        uint32_t t = e->args[i]->type;
-        if (t == oid::kUnknown) continue;
-        if (common == oid::kUnknown)
-          common = t;
-        else if (IsNumber(common) && IsNumber(t))
-          common = ArithmeticType(common, t);
+        bool is_else = e->has_else && i == e->args.size() - 1;
+        if (is_else) result_args.insert(result_args.begin(), i);
+        if (!is_else && (e->kind == Expr::Kind::kCoalesce || i % 2 == 1))
+          result_args.push_back(i);
       }
-      if (common == oid::kUnknown) common = oid::kText;
-      for (size_t i = 0; i < e->args.size(); i++) {
-        bool is_result = e->kind == Expr::Kind::kCoalesce || i % 2 == 1 ||
-                         (e->has_else && i == e->args.size() - 1);
-        if (is_result && !Coerce(&e->args[i], common, -1, error)) return false;
+      std::vector<uint32_t> types;
+      for (size_t i : result_args) types.push_back(e->args[i]->type);
+      uint32_t bad_a = 0, bad_b = 0;
+      size_t bad = 0;
+      uint32_t common = SelectCommonType(types, &bad_a, &bad_b, &bad);
+      if (!common) {
+        *error = NoCommonType(
+            e->kind == Expr::Kind::kCoalesce ? "COALESCE" : "CASE", bad_a,
+            bad_b, StartLocation(*e->args[result_args[bad]]));
+        return false;
+      }
+      for (size_t i : result_args) {
+        if (!Coerce(&e->args[i], common, -1, error)) return false;
+        ConvertTo(&e->args[i], common);
       }
       e->type = common;
       *out = std::move(e);
@@ -402,39 +405,24 @@ bool Analyzer::Analyze(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
       e->name =
           m->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest" : "least";
       e->location = m->location;
-      uint32_t common = oid::kUnknown;
+      std::vector<uint32_t> types;
       for (size_t i = 0; i < m->n_args; i++) {
         std::unique_ptr<Expr> arg;
         if (!Analyze(m->args[i], &arg, error)) return false;
-        uint32_t t = arg->type;
-        if (t != oid::kUnknown) {
-          if (common == oid::kUnknown)
-            common = t;
-          else if (IsNumber(common) && IsNumber(t))
-            common = ArithmeticType(common, t);
-          else if (!(IsText(common) && IsText(t)) && common != t) {
-            *error = Err("42804",
-                         e->name == "greatest"
-                             ? "GREATEST types " + TypeName(common) + " and " +
-                                   TypeName(t) + " cannot be matched"
-                             : "LEAST types " + TypeName(common) + " and " +
-                                   TypeName(t) + " cannot be matched",
-                         arg->location);
-            return false;
-          }
-        }
+        types.push_back(arg->type);
         e->args.push_back(std::move(arg));
       }
-      if (common == oid::kUnknown) common = oid::kText;
+      uint32_t bad_a = 0, bad_b = 0;
+      size_t bad = 0;
+      uint32_t common = SelectCommonType(types, &bad_a, &bad_b, &bad);
+      if (!common) {
+        *error = NoCommonType(e->name == "greatest" ? "GREATEST" : "LEAST",
+                              bad_a, bad_b, StartLocation(*e->args[bad]));
+        return false;
+      }
       for (auto& arg : e->args) {
         if (!Coerce(&arg, common, -1, error)) return false;
-        if (arg->type != common) {
-          auto cast = std::make_unique<Expr>();
-          cast->kind = Expr::Kind::kCast;
-          cast->type = common;
-          cast->args.push_back(std::move(arg));
-          arg = std::move(cast);
-        }
+        ConvertTo(&arg, common);
       }
       e->type = common;
       *out = std::move(e);

@@ -14,41 +14,6 @@ namespace {
 using types::ArrayElementType;
 using types::ArrayTypeOf;
 
-char TypeCategory(uint32_t t) {
-  return ArrayElementType(t) ? 'A' : Category(t);
-}
-
-bool Implicit(uint32_t from, uint32_t to) {
-  uint32_t fe = ArrayElementType(from), te = ArrayElementType(to);
-  if (fe && te) return ImplicitCast(fe, te);
-  if (fe || te) return from == to;
-  return ImplicitCast(from, to);
-}
-
-// select_common_type over known types (unknowns skipped; all unknown:
-// text). 0 when two categories differ (*bad_a, *bad_b say which).
-uint32_t CommonType(const std::vector<uint32_t>& types, uint32_t* bad_a,
-                    uint32_t* bad_b) {
-  uint32_t p = 0;
-  for (uint32_t t : types) {
-    if (t == oid::kUnknown) continue;
-    if (!p) {
-      p = t;
-      continue;
-    }
-    if (t == p) continue;
-    if (TypeCategory(p) != TypeCategory(t) ||
-        (TypeCategory(p) == 'A' && !Implicit(p, t) && !Implicit(t, p)) ||
-        (TypeCategory(p) == 'U' && p != t)) {
-      *bad_a = p;
-      *bad_b = t;
-      return 0;
-    }
-    if (!IsPreferred(p) && Implicit(p, t) && !Implicit(t, p)) p = t;
-  }
-  return p ? p : oid::kText;
-}
-
 std::unique_ptr<Expr> Cast(std::unique_ptr<Expr> arg, uint32_t type) {
   auto cast = std::make_unique<Expr>();
   cast->kind = Expr::Kind::kCast;
@@ -140,7 +105,7 @@ bool Analyzer::AnalyzeArrayExpr(const PgQuery__AArrayExpr* a, uint32_t target,
     std::vector<uint32_t> types;
     for (const auto& e : elems) types.push_back(e->type);
     uint32_t x = 0, y = 0;
-    element = CommonType(types, &x, &y);
+    element = SelectCommonType(types, &x, &y);
     if (!element) {
       // The position of the first element of the type that does not fit.
       int where = a->location;
@@ -169,7 +134,7 @@ bool Analyzer::AnalyzeArrayExpr(const PgQuery__AArrayExpr* a, uint32_t target,
   for (auto& item : elems) {
     if (!Coerce(&item, element, -1, error)) return false;
     if (item->type != element) {
-      if (!Implicit(item->type, element) && !target) {
+      if (!ImplicitCastOrArray(item->type, element) && !target) {
         *error = Err("42804",
                      "ARRAY could not convert type " + TypeName(item->type) +
                          " to " + TypeName(element),
@@ -378,7 +343,7 @@ bool Analyzer::AnalyzeArrayFunction(const std::string& name,
       return false;
     }
     uint32_t x = 0, y = 0;
-    element = CommonType(elems, &x, &y);
+    element = SelectCommonType(elems, &x, &y);
     if (!element) {
       *error = NoFunction(name, *args, location);
       return false;
@@ -398,7 +363,7 @@ bool Analyzer::AnalyzeArrayFunction(const std::string& name,
     bool ok = k == 'i'   ? IsInteger(arg->type)
               : k == 't' ? IsText(arg->type)
               : k == 'b' ? false
-                         : Implicit(arg->type, want);
+                         : ImplicitCastOrArray(arg->type, want);
     if (!ok) {
       *error = NoFunction(name, *args, location);
       return false;
@@ -463,7 +428,7 @@ bool Analyzer::AnalyzeArrayOperator(const std::string& op,
     return false;
   }
   uint32_t x = 0, y = 0;
-  uint32_t element = CommonType({le ? le : lt, re ? re : rt}, &x, &y);
+  uint32_t element = SelectCommonType({le ? le : lt, re ? re : rt}, &x, &y);
   uint32_t array_type = element ? ArrayTypeOf(element) : 0;
   if (!array_type) {
     *error = NoOperator(op, lt, rt, location);

@@ -199,6 +199,28 @@ inline bool ImplicitCast(uint32_t from, uint32_t to) {
   }
 }
 
+// typcategory with arrays ('A') told apart.
+char TypeCategory(uint32_t t);
+// An implicit cast, arrays included (element to element).
+bool ImplicitCastOrArray(uint32_t from, uint32_t to);
+
+// PostgreSQL's select_common_type: the type a UNION's, a CASE's, a
+// VALUES column's ... inputs resolve to, taken in the order given (unknown
+// literals skipped; all unknown: text). 0 when two of them cannot be
+// matched: *bad_a and *bad_b are the two types, *bad_index (if given) the
+// input that did not match.
+uint32_t SelectCommonType(const std::vector<uint32_t>& types, uint32_t* bad_a,
+                          uint32_t* bad_b, size_t* bad_index = nullptr);
+// Where an expression starts in the statement (a cast's operand comes
+// before the cast), as PostgreSQL's exprLocation; -1 if unknown.
+int StartLocation(const Expr& e);
+// PostgreSQL's error for it: "<what> types A and B cannot be matched".
+PgError NoCommonType(const std::string& what, uint32_t a, uint32_t b,
+                     int location);
+// *e, of a known type, cast to `type` (unchanged when it has it). Unknown
+// literals are Coerce'd instead, which reads them as the type.
+void ConvertTo(std::unique_ptr<Expr>* e, uint32_t type);
+
 // Pseudo-types in the tables below.
 inline constexpr uint32_t kAnyNonArray = 2776;  // anynonarray
 inline constexpr uint32_t kAnyElement = 2283;   // anyelement

@@ -1435,33 +1435,19 @@ bool QueryCompiler::CompileValues(const PgQuery__SelectStmt* s, Compiled* out,
   }
   out->columns.clear();
   for (size_t c = 0; c < ncols; c++) {
-    uint32_t common = oid::kUnknown;
-    for (auto& row : rows) {
-      uint32_t t = row[c]->type;
-      if (t == oid::kUnknown || t == common) continue;
-      if (common == oid::kUnknown ||
-          (IsNumber(t) && IsNumber(common) && ArithmeticType(t, common) == t))
-        common = t;
-      else if (!(IsNumber(t) && IsNumber(common)) &&
-               !(IsText(t) && IsText(common))) {
-        *error = Err("42804",
-                     "VALUES types " + TypeName(common) + " and " +
-                         TypeName(t) + " cannot be matched",
-                     row[c]->location);
-        return false;
-      }
+    std::vector<uint32_t> types;
+    for (auto& row : rows) types.push_back(row[c]->type);
+    uint32_t bad_a = 0, bad_b = 0;
+    size_t bad = 0;
+    uint32_t common = SelectCommonType(types, &bad_a, &bad_b, &bad);
+    if (!common) {
+      *error =
+          NoCommonType("VALUES", bad_a, bad_b, StartLocation(*rows[bad][c]));
+      return false;
     }
-    if (common == oid::kUnknown) common = oid::kText;
     for (auto& row : rows) {
       if (!analyzer_.Coerce(&row[c], common, -1, error)) return false;
-      if (row[c]->type != common) {
-        auto cast = std::make_unique<Expr>();
-        cast->kind = Expr::Kind::kCast;
-        cast->type = common;
-        cast->location = row[c]->location;
-        cast->args.push_back(std::move(row[c]));
-        row[c] = std::move(cast);
-      }
+      ConvertTo(&row[c], common);
     }
     ColumnDesc col;
     col.name = "column" + std::to_string(c + 1);
@@ -1519,26 +1505,80 @@ bool QueryCompiler::CompileSetOp(const PgQuery__SelectStmt* s, Compiled* out,
                  right_location(0));
     return false;
   }
+  // Each column's common type (select_common_type; an untyped literal
+  // takes the other side's), and its typmod when both sides share it.
   out->columns = left.columns;
+  out->unknown_columns.clear();
+  std::vector<uint32_t> common(left.columns.size());
+  auto side_type = [](const Compiled& side, size_t i) {
+    return i < side.unknown_columns.size() && side.unknown_columns[i]
+               ? oid::kUnknown
+               : side.columns[i].type_oid;
+  };
   for (size_t i = 0; i < left.columns.size(); i++) {
-    uint32_t a = left.columns[i].type_oid, b = right.columns[i].type_oid;
-    if (a == b) continue;
-    if (IsNumber(a) && IsNumber(b)) {
-      out->columns[i].type_oid = ArithmeticType(a, b);
-    } else if (IsText(a) && IsText(b)) {
-      out->columns[i].type_oid = oid::kText;
-    } else {
-      *error = Err("42804",
-                   std::string(op) + " types " + TypeName(a) + " and " +
-                       TypeName(b) + " cannot be matched",
-                   right_location(i));
+    uint32_t bad_a = 0, bad_b = 0;
+    common[i] = SelectCommonType({side_type(left, i), side_type(right, i)},
+                                 &bad_a, &bad_b);
+    if (!common[i]) {
+      *error = NoCommonType(op, bad_a, bad_b, right_location(i));
       return false;
     }
-    out->columns[i].type_modifier = -1;
+    // An untyped literal is read as the common type now, so that a bad
+    // one fails at its position, as in PostgreSQL.
+    for (const auto& [stmt, side] :
+         {std::pair{s->larg, &left}, std::pair{s->rarg, &right}}) {
+      if (side_type(*side, i) != oid::kUnknown || common[i] == oid::kText ||
+          stmt->op != PG_QUERY__SET_OPERATION__SETOP_NONE ||
+          stmt->n_target_list != side->columns.size())
+        continue;
+      const PgQuery__Node* val = stmt->target_list[i]->res_target->val;
+      if (val->node_case != PG_QUERY__NODE__NODE_A_CONST) continue;
+      std::unique_ptr<Expr> literal;
+      if (!analyzer_.Analyze(val, &literal, error) ||
+          !analyzer_.Coerce(&literal, common[i], -1, error))
+        return false;
+    }
+    ColumnDesc& col = out->columns[i];
+    if (col.type_oid != common[i] || right.columns[i].type_oid != common[i] ||
+        col.type_modifier != right.columns[i].type_modifier)
+      col.type_modifier = -1;
+    col.type_oid = common[i];
+    const types::TypeInfo* info = types::LookupType(common[i]);
+    col.type_size = info ? info->length : -1;
+    col.table_oid = 0;
+    col.column_number = 0;
   }
-  for (auto& c : out->columns) {
-    c.table_oid = 0;
-    c.column_number = 0;
+  // A side whose column has another type is read through a cast. Both
+  // sides name the column type's collation: SQLite compares with the one
+  // of its first SELECT, which may be either.
+  auto converted = [&](const Compiled& side) {
+    std::string select;
+    bool wrap = false;
+    for (size_t i = 0; i < side.columns.size(); i++) {
+      std::string name = "c" + std::to_string(i);
+      std::string sql = name;
+      if (side.columns[i].type_oid != common[i]) {
+        auto column = std::make_unique<Expr>();
+        column->kind = Expr::Kind::kColumn;
+        column->type = side.columns[i].type_oid;
+        column->name = name;
+        ConvertTo(&column, common[i]);
+        sql = Emit(*column);
+        wrap = true;
+      }
+      if (*CollationOf(common[i])) {
+        sql = "(" + sql + ") COLLATE " + CollationOf(common[i]);
+        wrap = true;
+      }
+      select += (i ? ", " : "") + sql + " AS " + name;
+    }
+    return wrap ? "SELECT " + select + " FROM (" + side.sql + ")" : side.sql;
+  };
+  left.sql = converted(left);
+  right.sql = converted(right);
+  if (emit_failed_) {
+    *error = emit_error_;
+    return false;
   }
   if (s->all && s->op != PG_QUERY__SET_OPERATION__SETOP_UNION) {
     // INTERSECT ALL / EXCEPT ALL: number the duplicates, so that the n-th
@@ -1554,6 +1594,11 @@ bool QueryCompiler::CompileSetOp(const PgQuery__SelectStmt* s, Compiled* out,
     };
     out->sql = "SELECT " + cols + " FROM (" + numbered(left.sql) + " " + op +
                " " + numbered(right.sql) + ")";
+  } else if (!s->all && s->op == PG_QUERY__SET_OPERATION__SETOP_UNION) {
+    // Of two equal rows (1 and 1.0 as numeric) PostgreSQL shows the first
+    // one read; SQLite's UNION keeps the last, so the right side goes first.
+    out->sql = "SELECT * FROM (" + right.sql + ") UNION SELECT * FROM (" +
+               left.sql + ")";
   } else {
     out->sql = "SELECT * FROM (" + left.sql + ") " + op +
                (s->all ? " ALL " : " ") + "SELECT * FROM (" + right.sql + ")";
@@ -1630,6 +1675,8 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
   // Targets
   std::vector<std::unique_ptr<Expr>> targets;
   std::vector<std::string> names;
+  // Targets that were untyped literals before they were read as text.
+  std::vector<bool> unknown_targets;
   for (size_t i = 0; i < s->n_target_list; i++) {
     const PgQuery__ResTarget* t = s->target_list[i]->res_target;
     const PgQuery__Node* val = t->val;
@@ -1643,6 +1690,9 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     }
     std::unique_ptr<Expr> e;
     if (!analyzer_.Analyze(val, &e, error)) return false;
+    unknown_targets.resize(targets.size());
+    unknown_targets.push_back(e->type == oid::kUnknown &&
+                              e->kind == Expr::Kind::kConst);
     if (!analyzer_.Coerce(&e, oid::kText, -1, error)) return false;
     targets.push_back(std::move(e));
     names.push_back(t->name && *t->name ? t->name : OutputName(val));
@@ -1804,12 +1854,15 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
   }
   // Output columns.
   out->columns.clear();
+  out->unknown_columns.clear();
   std::string select;
   for (size_t i = 0; i < targets.size(); i++) {
     const Expr& t = *targets[i];
     ColumnDesc col;
     col.name = names[i];
     col.type_oid = t.type == oid::kUnknown ? oid::kText : t.type;
+    out->unknown_columns.push_back(i < unknown_targets.size() &&
+                                   unknown_targets[i]);
     // An array of a domain is no domain: clients are told its own type.
     if (types::ArrayElementType(t.domain)) col.type_oid = t.domain;
     const types::TypeInfo* info = types::LookupType(col.type_oid);

@@ -47,6 +47,9 @@ struct Compiled {
   std::vector<SqlBind> binds;
   std::vector<Fallback> fallbacks;
   std::vector<ColumnDesc> columns;  // output columns
+  // The output columns that are untyped literals (shown as text): a set
+  // operation resolves them to the other side's type, as PostgreSQL does.
+  std::vector<bool> unknown_columns;
   // Equal constants, parameters and fallback calls share one slot, so an
   // expression emits the same SQL every time (GROUP BY matching needs it).
   std::map<std::string, int> bind_slots;

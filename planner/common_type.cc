@@ -1,0 +1,78 @@
+// PostgreSQL's resolution of the common type of several inputs
+// (parse_coerce.c's select_common_type), shared by UNION/INTERSECT/EXCEPT,
+// VALUES, CASE, COALESCE, GREATEST/LEAST, JOIN USING and the polymorphic
+// array functions, so that all of them agree with PostgreSQL and each other.
+#include "planner/expr.h"
+#include "planner/expr_internal.h"
+#include "planner/types_array.h"
+
+namespace kova::planner::expr_detail {
+
+char TypeCategory(uint32_t t) {
+  return types::ArrayElementType(t) ? 'A' : Category(t);
+}
+
+bool ImplicitCastOrArray(uint32_t from, uint32_t to) {
+  uint32_t fe = types::ArrayElementType(from), te = types::ArrayElementType(to);
+  if (fe && te) return ImplicitCast(fe, te);
+  if (fe || te) return from == to;
+  return ImplicitCast(from, to);
+}
+
+uint32_t SelectCommonType(const std::vector<uint32_t>& types, uint32_t* bad_a,
+                          uint32_t* bad_b, size_t* bad_index) {
+  // The first known type is the candidate; a later one of the same
+  // category replaces it when the candidate is not the category's
+  // preferred type and converts to it implicitly but not back.
+  uint32_t p = 0;
+  for (size_t i = 0; i < types.size(); i++) {
+    uint32_t t = types[i];
+    if (t == oid::kUnknown) continue;
+    if (!p) {
+      p = t;
+      continue;
+    }
+    if (t == p) continue;
+    char category = TypeCategory(p);
+    if (category != TypeCategory(t) ||
+        (category == 'A' && !ImplicitCastOrArray(p, t) &&
+         !ImplicitCastOrArray(t, p)) ||
+        (category == 'U' && p != t)) {
+      *bad_a = p;
+      *bad_b = t;
+      if (bad_index) *bad_index = i;
+      return 0;
+    }
+    if (!IsPreferred(p) && ImplicitCastOrArray(p, t) &&
+        !ImplicitCastOrArray(t, p))
+      p = t;
+  }
+  return p ? p : oid::kText;
+}
+
+PgError NoCommonType(const std::string& what, uint32_t a, uint32_t b,
+                     int location) {
+  return Err("42804",
+             what + " types " + TypeName(a) + " and " + TypeName(b) +
+                 " cannot be matched",
+             location);
+}
+
+int StartLocation(const Expr& e) {
+  if (e.kind != Expr::Kind::kCast || e.args.empty()) return e.location;
+  int operand = StartLocation(*e.args[0]);
+  return operand >= 0 && (e.location < 0 || operand < e.location) ? operand
+                                                                  : e.location;
+}
+
+void ConvertTo(std::unique_ptr<Expr>* e, uint32_t type) {
+  if ((*e)->type == type) return;
+  auto cast = std::make_unique<Expr>();
+  cast->kind = Expr::Kind::kCast;
+  cast->type = type;
+  cast->location = (*e)->location;
+  cast->args.push_back(std::move(*e));
+  *e = std::move(cast);
+}
+
+}  // namespace kova::planner::expr_detail
