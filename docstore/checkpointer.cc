@@ -76,6 +76,7 @@ void Checkpointer::Run() {
     if (stop_) return;
     requested_ = false;
     lock.unlock();
+    CheckpointReads uncached;
     // A failure (an I/O error) leaves the WAL as it is: the next request
     // tries again, and every committed frame is still in the WAL.
     // Unlocked passes until what commits add meanwhile is small, so that
@@ -108,6 +109,7 @@ int Checkpointer::WalHook(void* arg, sqlite3* db, const char* name,
   if (frames < kCheckpointFrames) return SQLITE_OK;
   auto* checkpointer = static_cast<Checkpointer*>(arg);
   if (frames >= kInlineCheckpointFrames) {
+    CheckpointReads uncached;
     sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nullptr,
                               nullptr);
   } else {

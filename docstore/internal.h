@@ -63,6 +63,21 @@ const char* KovaVfsName();
 // sqlite3_file_control op on a connection's "main" file: writes the WAL's
 // queue of committed frames into the file (see vfs.cc).
 constexpr int kDrainWalOp = 0x4b6f7661;
+// While one lives on a thread, that thread's reads of WAL frames the shared
+// page cache lacks are not added to it: a checkpoint reads each frame once,
+// to copy it into the database file, and caching what it read cost a fresh
+// heap page per frame (a quarter of a dump restore's CPU, most of it page
+// faults, in perf).
+class CheckpointReads {
+ public:
+  CheckpointReads();
+  ~CheckpointReads();
+  CheckpointReads(const CheckpointReads&) = delete;
+  CheckpointReads& operator=(const CheckpointReads&) = delete;
+
+ private:
+  bool was_;
+};
 
 // ---- sqlite helpers ---------------------------------------------------------
 

@@ -83,6 +83,8 @@ Store::Store(std::string dir, StoreOptions options, int lock_fd)
       durability_(std::make_unique<Durability>(DataFile(dir_) + "-wal")) {}
 
 Store::~Store() {
+  // The last connection to close checkpoints.
+  CheckpointReads uncached;
   checkpointer_.reset();
   durability_->renew_session().reset();
   // A clean close: the counters are exact, their reservations can go.

@@ -131,6 +131,10 @@ void ReleaseCache(const std::string& path) {
   if (it != caches.end() && --it->second->users == 0) caches.erase(it);
 }
 
+// Set by CheckpointReads: WAL frames read on this thread stay out of the
+// cache.
+thread_local bool checkpoint_reads = false;
+
 bool CacheableRead(const PageCache* cache, int amount, sqlite3_int64 offset) {
   if (amount != PageCache::kPageSize) return false;
   return cache->wal ? FrameData(offset) : offset % PageCache::kPageSize == 0;
@@ -316,8 +320,9 @@ int Read(sqlite3_file* file, void* buf, int amount, sqlite3_int64 offset) {
   rc = DrainWal(f);
   if (rc != SQLITE_OK) return rc;
   rc = f->real->pMethods->xRead(f->real, buf, amount, offset);
-  if (rc != SQLITE_OK) return rc;
-  auto page = std::make_unique<char[]>(amount);
+  if (rc != SQLITE_OK || (cache->wal && checkpoint_reads)) return rc;
+  // Not value-initialised: every byte is copied over at once.
+  std::unique_ptr<char[]> page(new char[amount]);
   memcpy(page.get(), buf, amount);
   std::lock_guard<std::mutex> lock(shard.mu);
   if (shard.writes != writes) return SQLITE_OK;
@@ -619,6 +624,11 @@ int CurrentTimeInt64(sqlite3_vfs*, sqlite3_int64* out) {
 }
 
 }  // namespace
+
+CheckpointReads::CheckpointReads() : was_(checkpoint_reads) {
+  checkpoint_reads = true;
+}
+CheckpointReads::~CheckpointReads() { checkpoint_reads = was_; }
 
 const char* KovaVfsName() {
   static std::once_flag once;
