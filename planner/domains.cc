@@ -141,6 +141,8 @@ bool CheckLayers(uint32_t type, uint32_t named, const Value& value,
 
 bool CheckDomainValue(uint32_t type, const Value& value, SessionHooks* hooks,
                       PgError* error) {
+  // Built-in types, their arrays included, are no domains and hold none.
+  if (!user_types::IsUserOid(type)) return true;
   uint32_t element = types::ArrayElementType(type);
   if (!element || !user_types::IsDomain(element))
     return CheckLayers(type, type, value, hooks, error);
