@@ -137,13 +137,11 @@ class DumpReader {
   void ReadCopy(std::string* out, size_t limit, bool* done, int64_t* rows) {
     out->clear();
     *done = false;
-    std::string line;
+    // Each line straight from getline's buffer into *out (a COPY block is
+    // most of a dump).
+    std::string_view line;
     while (out->size() < limit) {
-      if (!ReadLine(&line)) {
-        *done = true;
-        return;
-      }
-      if (IsEndOfData(line)) {
+      if (!ReadLineView(&line) || IsEndOfData(line)) {
         *done = true;
         return;
       }
@@ -153,8 +151,8 @@ class DumpReader {
   }
 
   void SkipCopy() {
-    std::string line;
-    while (ReadLine(&line))
+    std::string_view line;
+    while (ReadLineView(&line))
       if (IsEndOfData(line)) return;
   }
 
@@ -164,16 +162,24 @@ class DumpReader {
  private:
   enum class State { kNormal, kQuote, kEQuote, kIdent, kDollar, kBlock };
 
-  static bool IsEndOfData(const std::string& line) {
+  static bool IsEndOfData(std::string_view line) {
     return line == "\\.\n" || line == "\\.\r\n" || line == "\\.";
   }
 
-  bool ReadLine(std::string* out) {
+  // The next line, valid until the next read.
+  bool ReadLineView(std::string_view* out) {
     ssize_t n = getline(&line_, &cap_, in_);
     if (n < 0) return false;
-    out->assign(line_, static_cast<size_t>(n));
+    *out = std::string_view(line_, static_cast<size_t>(n));
     bytes_ += static_cast<uint64_t>(n);
     lineno_++;
+    return true;
+  }
+
+  bool ReadLine(std::string* out) {
+    std::string_view line;
+    if (!ReadLineView(&line)) return false;
+    out->assign(line);
     return true;
   }
 
