@@ -94,6 +94,77 @@ Status SessionImpl::RefreshCatalog() {
   if (explicit_txn_ && catalog_checked_in_txn_ && catalog_version_ >= 0)
     return Status::OK();
   catalog_checked_in_txn_ = explicit_txn_;
+  int64_t version;
+  Status s = CatalogVersion(&version);
+  if (!s.ok()) return s;
+  if (version != catalog_version_) {
+    collections_.clear();
+    catalog_version_ = version;
+  }
+  return Status::OK();
+}
+
+// ---- The store's catalog generation ---------------------------------------
+//
+// A seqlock over kova_meta's catalog version, so that a statement need not
+// read kova_meta when no catalog change happened. Every transaction that
+// writes a new version counts itself open in the generation before its
+// write (so before its COMMIT can make the write visible) and closed once
+// the transaction has committed or rolled back; each opening and closing
+// also makes the generation a value it never had before.
+//
+// A session remembers the generation it read a version at, but only when
+// the generation was the same, with nothing open, both before the read's
+// snapshot began and after: no change was committed in between, so the
+// version holds for as long as the generation stays that value. A later
+// snapshot of the session that finds the generation still that value,
+// loaded after the snapshot began, sees the same version: any commit it
+// could see had opened the generation before.
+namespace {
+constexpr uint64_t kCatalogChangeOpen = 1;  // low 16 bits: open changes
+constexpr uint64_t kCatalogGenerationStep = uint64_t{1} << 16;
+constexpr uint64_t kOpenCatalogChanges = kCatalogGenerationStep - 1;
+}  // namespace
+
+void SessionImpl::BeginCatalogChange() {
+  if (catalog_change_open_) return;
+  catalog_change_open_ = true;
+  store_->catalog_generation().fetch_add(kCatalogGenerationStep +
+                                         kCatalogChangeOpen);
+}
+
+void SessionImpl::EndCatalogChange() {
+  catalog_change_open_ = false;
+  store_->catalog_generation().fetch_add(kCatalogGenerationStep -
+                                         kCatalogChangeOpen);
+}
+
+Status SessionImpl::CatalogVersion(int64_t* version) {
+  EndCatalogChangeIfDone();
+  std::atomic<uint64_t>& generation = store_->catalog_generation();
+  // Outside a transaction each statement has a snapshot of its own, which
+  // nothing here could pair with the generation.
+  bool in_transaction = !sqlite3_get_autocommit(db_);
+  bool fresh_snapshot =
+      in_transaction && sqlite3_txn_state(db_, "main") == SQLITE_TXN_NONE;
+  uint64_t before = generation.load();
+  if (fresh_snapshot) {
+    // Begins the snapshot without reading a table: the generation must be
+    // loaded after it began.
+    sqlite3_stmt* raw;
+    Status s = Prepare("PRAGMA schema_version", &raw);
+    if (!s.ok()) return s;
+    StmtHandle stmt(raw);
+    int rc;
+    s = Step(raw, &rc);
+    if (!s.ok()) return s;
+  }
+  uint64_t after = generation.load();
+  bool settled = (after & kOpenCatalogChanges) == 0;
+  if (in_transaction && settled && after == known_catalog_generation_) {
+    *version = known_catalog_version_;
+    return Status::OK();
+  }
   sqlite3_stmt* raw;
   Status s =
       Prepare("SELECT value FROM kova_meta WHERE key='catalog_version'", &raw);
@@ -102,21 +173,30 @@ Status SessionImpl::RefreshCatalog() {
   int rc;
   s = Step(raw, &rc);
   if (!s.ok()) return s;
-  int64_t version = rc == SQLITE_ROW ? sqlite3_column_int64(raw, 0) : 0;
-  if (version != catalog_version_) {
-    collections_.clear();
-    catalog_version_ = version;
+  *version = rc == SQLITE_ROW ? sqlite3_column_int64(raw, 0) : 0;
+  if (fresh_snapshot && settled && before == after) {
+    known_catalog_generation_ = after;
+    known_catalog_version_ = *version;
   }
   return Status::OK();
 }
 
+bool SessionImpl::CatalogStillAt(int64_t version) const {
+  // Unchanged and nothing open: the committed version is the one read then.
+  return store_->catalog_generation().load() == known_catalog_generation_ &&
+         (known_catalog_generation_ & kOpenCatalogChanges) == 0 &&
+         known_catalog_version_ == version;
+}
+
 Status SessionImpl::BumpCatalogVersion() {
+  BeginCatalogChange();
   // A random new version, not version + 1: a rolled-back change must never
   // share its version with a later committed one, or a session that saw
   // the rolled-back catalog could take it for the committed one.
   Status s = Exec(
       "UPDATE kova_meta SET value = (random() & 9223372036854775807) "
       "WHERE key='catalog_version'");
+  EndCatalogChangeIfDone();  // outside a transaction it committed alone
   if (!s.ok()) return s;
   // Everything cached is reloaded on next use; pointers handed out before
   // this call must not be used after it.

@@ -429,6 +429,7 @@ Status SessionImpl::ReapplyHandedOut() {
       // Still under the write lock: this rare path may sync while holding it.
       s = SyncCommitted(sync_ticket);
     }
+    EndCatalogChangeIfDone();
   }
   return s;
 }

@@ -5,6 +5,7 @@
 
 #include <bson/bson.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -168,6 +169,10 @@ class Store {
   Durability& durability() { return *durability_; }
   // The checkpoint thread (internal; null while the store opens).
   Checkpointer* checkpointer() { return checkpointer_.get(); }
+  // Catalog changes of this process, begun and ended (internal; see
+  // SessionImpl::CatalogVersion). Every catalog write is made by this
+  // process: the lock file keeps any other out of the directory.
+  std::atomic<uint64_t>& catalog_generation() { return catalog_generation_; }
 
  private:
   Store(std::string dir, StoreOptions options, int lock_fd);
@@ -175,6 +180,7 @@ class Store {
   StoreOptions options_;
   int lock_fd_;
   std::timed_mutex writer_;
+  std::atomic<uint64_t> catalog_generation_{0};
   std::unique_ptr<Durability> durability_;
   // Runs checkpoints off the committing sessions; started once the store is
   // open, stopped first when it closes.
@@ -266,6 +272,10 @@ class Session {
   // Changes whenever a collection, index or autoincrement field changes,
   // and when BumpCatalogVersion is called (the SQL catalog's own changes).
   Status CatalogVersion(int64_t* version);
+  // Whether the committed catalog is known to be at `version` now without
+  // reading it: no catalog change has begun since this session read that
+  // version. For a statement that reads no table, so needs no snapshot.
+  bool CatalogStillAt(int64_t version) const;
   Status BumpCatalogVersion();
   // The quoted SQLite table of a collection (kNamespaceNotFound if absent)
   // and its autoincrement fields.

@@ -375,6 +375,16 @@ class SessionImpl {
 
   // Catalog (catalog_cache.cc).
   Status RefreshCatalog();
+  // The catalog version this transaction's snapshot sees (kova_meta), read
+  // from SQLite only when a catalog change may have happened since this
+  // session last read it.
+  Status CatalogVersion(int64_t* version);
+  bool CatalogStillAt(int64_t version) const;
+  // Ends this session's mark on the store's catalog generation once its
+  // transaction that changed the catalog has committed or rolled back.
+  void EndCatalogChangeIfDone() {
+    if (catalog_change_open_ && sqlite3_get_autocommit(db_)) EndCatalogChange();
+  }
   // nullptr in *meta when absent.
   Status LookupCollection(const std::string& ns, const CollectionMeta** meta);
   Status CreateCollectionLocked(std::string_view db, std::string_view name,
@@ -495,6 +505,15 @@ class SessionImpl {
   // Inside an explicit transaction the snapshot is fixed: the catalog is
   // read once (our own DDL refreshes it itself).
   bool catalog_checked_in_txn_ = false;
+  // This session's transaction changes the catalog: the store's generation
+  // counts it open until the transaction ends.
+  bool catalog_change_open_ = false;
+  void BeginCatalogChange();
+  void EndCatalogChange();
+  // The store's catalog generation at which kova_meta's version was last
+  // read by this session, and that version (CatalogVersion).
+  uint64_t known_catalog_generation_ = ~uint64_t{0};
+  int64_t known_catalog_version_ = 0;
   std::map<std::string, CollectionMeta> collections_;
   bool explicit_txn_ = false;
   int savepoint_depth_ = 0;  // of the implicit ones used by InWrite
@@ -540,6 +559,7 @@ class SessionImpl {
 template <typename Fn>
 Status SessionImpl::InWrite(Fn&& fn, bool atomic) {
   TrimStatementCache();
+  EndCatalogChangeIfDone();
   if (explicit_txn_ && !atomic) {
     Status s = RefreshCatalog();
     return s.ok() ? fn() : s;
@@ -572,7 +592,10 @@ Status SessionImpl::InWrite(Fn&& fn, bool atomic) {
   }
   struct Release {
     SessionImpl* s;
-    ~Release() { s->ReleaseWriter(); }
+    ~Release() {
+      s->EndCatalogChangeIfDone();
+      s->ReleaseWriter();
+    }
   } release{this};
   Status s = ExecCached("BEGIN IMMEDIATE");
   if (!s.ok()) return s;
@@ -587,6 +610,7 @@ Status SessionImpl::InWrite(Fn&& fn, bool atomic) {
       lease_ends_.clear();
       set_values_.clear();
       ForgetCounters();
+      EndCatalogChangeIfDone();
       ReleaseWriter();
       return SyncCommitted(sync_ticket);
     }

@@ -17,15 +17,11 @@ Status Session::SetDurableCommits(bool full) {
 }
 
 Status Session::CatalogVersion(int64_t* version) {
-  sqlite3_stmt* raw;
-  Status s = impl_->Prepare(
-      "SELECT value FROM kova_meta WHERE key='catalog_version'", &raw);
-  if (!s.ok()) return s;
-  StmtHandle stmt(raw);
-  int rc;
-  s = impl_->Step(raw, &rc);
-  if (s.ok()) *version = rc == SQLITE_ROW ? sqlite3_column_int64(raw, 0) : 0;
-  return s;
+  return impl_->CatalogVersion(version);
+}
+
+bool Session::CatalogStillAt(int64_t version) const {
+  return impl_->CatalogStillAt(version);
 }
 
 Status Session::BumpCatalogVersion() {

@@ -207,6 +207,7 @@ Status Store::NewSession(std::unique_ptr<Session>* session) {
 SessionImpl::~SessionImpl() {
   for (auto& [sql, stmt] : statements_) sqlite3_finalize(stmt);
   if (explicit_txn_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  EndCatalogChangeIfDone();
   ReleaseWriter();
   sqlite3_close_v2(db_);
 }
@@ -279,6 +280,7 @@ Status SessionImpl::WriteOutWal() {
 }
 
 Status SessionImpl::Begin(bool immediate) {
+  EndCatalogChangeIfDone();
   if (explicit_txn_) {
     return Status::Error(Code::kIllegalOperation,
                          "there is already a transaction in progress");
@@ -315,6 +317,7 @@ Status SessionImpl::Commit() {
     collections_.clear();
     catalog_version_ = -1;
     ReapplyHandedOut();
+    EndCatalogChangeIfDone();
     ReleaseWriter();
     return s;
   }
@@ -322,6 +325,7 @@ Status SessionImpl::Commit() {
   handed_out_.clear();
   lease_ends_.clear();
   set_values_.clear();
+  EndCatalogChangeIfDone();
   ReleaseWriter();
   return SyncCommitted(sync_ticket);
 }
@@ -338,6 +342,7 @@ Status SessionImpl::Rollback() {
   collections_.clear();
   catalog_version_ = -1;
   Status r = ReapplyHandedOut();
+  EndCatalogChangeIfDone();
   ReleaseWriter();
   return s.ok() ? r : s;
 }

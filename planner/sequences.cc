@@ -407,7 +407,18 @@ ExecuteResult SessionImpl::RunAlterSequence(const PgQuery__AlterSeqStmt* stmt,
 bool SessionImpl::ResolveSequence(const std::string& text,
                                   const catalog::Sequence** seq,
                                   PgError* error) {
-  if (!LoadCatalog(error)) return false;
+  // nextval and currval read no table: outside a storage transaction, and
+  // with no catalog change begun since catalog_ was read, they need none.
+  bool current = catalog_ && !storage_->in_transaction() &&
+                 storage_->CatalogStillAt(catalog_version_);
+  if (!current && !LoadCatalog(error)) return false;
+  auto known = resolved_sequences_.find(text);
+  if (known != resolved_sequences_.end() &&
+      known->second.settings_generation == settings_.generation() &&
+      known->second.temp_schema_checked == temp_schema_checked_) {
+    *seq = known->second.sequence;
+    return true;
+  }
   // A regclass literal: identifiers, quoted or folded to lower case.
   std::vector<std::string> parts;
   std::string cur;
@@ -448,7 +459,12 @@ bool SessionImpl::ResolveSequence(const std::string& text,
     return false;
   }
   *seq = catalog_->FindSequence(schema, name);
-  if (*seq) return true;
+  if (*seq) {
+    if (resolved_sequences_.size() >= 256) resolved_sequences_.clear();
+    resolved_sequences_[text] = {*seq, settings_.generation(),
+                                 temp_schema_checked_};
+    return true;
+  }
   if (catalog_->RelationExists(schema, name)) {
     *error = Err("42809", "\"" + name + "\" is not a sequence");
     return false;

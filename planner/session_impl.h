@@ -474,6 +474,16 @@ class SessionImpl : public Session,
   std::map<std::string, int64_t> currvals_;
   std::optional<int64_t> lastval_;
   std::unordered_map<std::string, std::string> collection_tables_;
+  // Arguments of nextval/currval/setval already resolved against catalog_
+  // and the search path as of a settings generation: a nextval then skips
+  // parsing the name and walking the path. Cleared whenever catalog_ is
+  // reloaded (the pointers point into it).
+  struct ResolvedSequence {
+    const catalog::Sequence* sequence;
+    uint64_t settings_generation;
+    bool temp_schema_checked;
+  };
+  std::unordered_map<std::string, ResolvedSequence> resolved_sequences_;
   // Statements the planner runs directly (foreign key probes, ON CONFLICT
   // lookups), prepared once per session.
   std::unordered_map<std::string, sqlite3_stmt*> statement_cache_;

@@ -2,6 +2,8 @@
 // (pg_get_userbyid, pg_table_is_visible, format_type, pg_get_indexdef, ...),
 // evaluated by the session (they read its catalog and roles).
 #include <algorithm>
+#include <string_view>
+#include <unordered_set>
 
 #include "planner/ddl.h"
 #include "planner/ddl_alter_internal.h"
@@ -114,9 +116,11 @@ std::unique_ptr<Expr> RegclassNameOf(std::unique_ptr<Expr> oid_expr) {
 }
 
 bool IsSystemFunction(const std::string& name) {
-  for (const char* f : kSystemFunctions)
-    if (name == f) return true;
-  return false;
+  // Asked on every function call a statement evaluates (nextval too): a
+  // hash lookup instead of a scan of the whole list.
+  static const std::unordered_set<std::string_view> names(
+      std::begin(kSystemFunctions), std::end(kSystemFunctions));
+  return names.count(name) != 0;
 }
 }  // namespace expr_detail
 

@@ -72,6 +72,7 @@ bool SessionImpl::LoadCatalog(PgError* error) {
   }
   if (catalog_ && version == catalog_version_) return true;
   s = catalog::Catalog::Load(storage_.get(), database_, &catalog_);
+  resolved_sequences_.clear();
   if (!s.ok()) {
     catalog_.reset();
     *error = TableError(s);

@@ -818,3 +818,74 @@ TEST_F(SessionTest, AdvisoryLocksBlockOtherSessions) {
 
 }  // namespace
 }  // namespace kova::planner
+
+// Catalog changes made by another session are seen by the next statement
+// of this one, prepared or not, and rolled-back ones never are; a sequence
+// name resolves again after the catalog or the search path changed.
+TEST_F(SessionTest, OtherSessionsCatalogChangesAreSeenAtOnce) {
+  auto other = Connect("postgres", "postgres");
+  ASSERT_TRUE(other);
+  auto run_on = [&](Session* s, const std::string& sql) {
+    Sink sink;
+    std::vector<ExecuteResult> results;
+    s->SimpleQuery(sql, &sink,
+                   [&](const ExecuteResult& r) { results.push_back(r); });
+    EXPECT_EQ(results.size(), 1u) << sql;
+    if (results.empty() || !results[0].ok)
+      return "error " + (results.empty() ? "" : results[0].error.sqlstate);
+    return sink.rows.empty() ? std::string("<no row>") : sink.rows[0][0].bytes;
+  };
+  ASSERT_EQ(run_on(other.get(), "CREATE TABLE t (id int PRIMARY KEY, a int)"),
+            "<no row>");
+  ASSERT_EQ(run_on(other.get(), "INSERT INTO t VALUES (1, 10)"), "<no row>");
+  ASSERT_EQ(run_on(other.get(), "CREATE SEQUENCE s"), "<no row>");
+
+  std::unique_ptr<PreparedStatement> point;
+  PgError error;
+  ASSERT_TRUE(
+      session_->Parse("SELECT a FROM t WHERE id = $1", {}, &point, &error))
+      << error.message;
+  auto run_point = [&]() {
+    std::unique_ptr<Portal> portal;
+    PgError e;
+    if (!session_->Bind(*point, {Datum::Of("1")}, {}, {}, &portal, &e))
+      return "error " + e.sqlstate;
+    Sink sink;
+    ExecuteResult r = session_->Execute(portal.get(), 0, &sink);
+    session_->Sync();
+    if (!r.ok) return "error " + r.error.sqlstate;
+    return sink.rows.empty() ? std::string("<no row>") : sink.rows[0][0].bytes;
+  };
+  EXPECT_EQ(run_point(), "10");
+  EXPECT_EQ(Scalar("SELECT nextval('s')"), "1");
+  EXPECT_EQ(Scalar("SELECT nextval('s')"), "2");
+
+  // A rolled-back change is not seen, during or after the other block.
+  ASSERT_EQ(run_on(other.get(), "BEGIN"), "<no row>");
+  ASSERT_EQ(run_on(other.get(), "DROP SEQUENCE s"), "<no row>");
+  ASSERT_EQ(run_on(other.get(), "DROP TABLE t"), "<no row>");
+  EXPECT_EQ(run_point(), "10");
+  EXPECT_EQ(Scalar("SELECT nextval('s')"), "3");
+  ASSERT_EQ(run_on(other.get(), "ROLLBACK"), "<no row>");
+  EXPECT_EQ(run_point(), "10");
+  EXPECT_EQ(Scalar("SELECT nextval('s')"), "4");
+
+  // A committed one is seen by the very next statement.
+  ASSERT_EQ(run_on(other.get(), "DROP SEQUENCE s"), "<no row>");
+  EXPECT_EQ(One("SELECT nextval('s')").error.sqlstate, "42P01");
+  ASSERT_EQ(run_on(other.get(), "CREATE SEQUENCE s START 100"), "<no row>");
+  EXPECT_EQ(Scalar("SELECT nextval('s')"), "100");
+  EXPECT_EQ(Scalar("SELECT currval('s')"), "100");
+  ASSERT_EQ(run_on(other.get(), "DROP TABLE t"), "<no row>");
+  EXPECT_EQ(run_point(), "error 42P01");
+
+  // The search path decides which s a name means.
+  ASSERT_EQ(run_on(other.get(), "CREATE SCHEMA x"), "<no row>");
+  ASSERT_EQ(run_on(other.get(), "CREATE SEQUENCE x.s START 50"), "<no row>");
+  EXPECT_EQ(Scalar("SELECT nextval('s')"), "101");
+  EXPECT_TRUE(One("SET search_path = x, public").ok);
+  EXPECT_EQ(Scalar("SELECT nextval('s')"), "50");
+  EXPECT_TRUE(One("RESET search_path").ok);
+  EXPECT_EQ(Scalar("SELECT nextval('s')"), "102");
+  EXPECT_EQ(Scalar("SELECT lastval()"), "102");
+}
