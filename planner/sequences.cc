@@ -409,8 +409,20 @@ bool SessionImpl::ResolveSequence(const std::string& text,
                                   PgError* error) {
   // nextval and currval read no table: outside a storage transaction, and
   // with no catalog change begun since catalog_ was read, they need none.
+  // Not where the first statement fixes the snapshot of the transaction
+  // (REPEATABLE READ, SERIALIZABLE): it must begin it.
+  auto snapshot_per_statement = [&] {
+    for (const char* setting :
+         {"transaction_isolation", "default_transaction_isolation"}) {
+      std::string isolation = settings_.Get(setting);
+      if (isolation != "read committed" && isolation != "read uncommitted")
+        return false;
+    }
+    return true;
+  };
   bool current = catalog_ && !storage_->in_transaction() &&
-                 storage_->CatalogStillAt(catalog_version_);
+                 storage_->CatalogStillAt(catalog_version_) &&
+                 snapshot_per_statement();
   if (!current && !LoadCatalog(error)) return false;
   auto known = resolved_sequences_.find(text);
   if (known != resolved_sequences_.end() &&

@@ -816,9 +816,6 @@ TEST_F(SessionTest, AdvisoryLocksBlockOtherSessions) {
   EXPECT_EQ(Scalar("SELECT pg_try_advisory_lock(0, 42)"), "t");
 }
 
-}  // namespace
-}  // namespace kova::planner
-
 // Catalog changes made by another session are seen by the next statement
 // of this one, prepared or not, and rolled-back ones never are; a sequence
 // name resolves again after the catalog or the search path changed.
@@ -861,14 +858,18 @@ TEST_F(SessionTest, OtherSessionsCatalogChangesAreSeenAtOnce) {
   EXPECT_EQ(Scalar("SELECT nextval('s')"), "2");
 
   // A rolled-back change is not seen, during or after the other block.
+  // (A nextval of a sequence another block drops waits for that block,
+  // as in PostgreSQL.)
   ASSERT_EQ(run_on(other.get(), "BEGIN"), "<no row>");
-  ASSERT_EQ(run_on(other.get(), "DROP SEQUENCE s"), "<no row>");
+  ASSERT_EQ(run_on(other.get(), "CREATE SEQUENCE s2"), "<no row>");
   ASSERT_EQ(run_on(other.get(), "DROP TABLE t"), "<no row>");
   EXPECT_EQ(run_point(), "10");
-  EXPECT_EQ(Scalar("SELECT nextval('s')"), "3");
+  EXPECT_EQ(One("SELECT nextval('s2')").error.sqlstate, "42P01");
+  EXPECT_EQ(Scalar("SELECT currval('s')"), "2");
   ASSERT_EQ(run_on(other.get(), "ROLLBACK"), "<no row>");
   EXPECT_EQ(run_point(), "10");
-  EXPECT_EQ(Scalar("SELECT nextval('s')"), "4");
+  EXPECT_EQ(One("SELECT nextval('s2')").error.sqlstate, "42P01");
+  EXPECT_EQ(Scalar("SELECT nextval('s')"), "3");
 
   // A committed one is seen by the very next statement.
   ASSERT_EQ(run_on(other.get(), "DROP SEQUENCE s"), "<no row>");
@@ -888,4 +889,17 @@ TEST_F(SessionTest, OtherSessionsCatalogChangesAreSeenAtOnce) {
   EXPECT_TRUE(One("RESET search_path").ok);
   EXPECT_EQ(Scalar("SELECT nextval('s')"), "102");
   EXPECT_EQ(Scalar("SELECT lastval()"), "102");
+
+  // In REPEATABLE READ a first statement calling nextval fixes the
+  // snapshot all the same, as in PostgreSQL.
+  ASSERT_EQ(run_on(other.get(), "CREATE TABLE u (id int)"), "<no row>");
+  EXPECT_TRUE(One("BEGIN ISOLATION LEVEL REPEATABLE READ").ok);
+  EXPECT_EQ(Scalar("SELECT nextval('s')"), "103");
+  ASSERT_EQ(run_on(other.get(), "INSERT INTO u VALUES (1)"), "<no row>");
+  EXPECT_EQ(Scalar("SELECT count(*) FROM u"), "0");
+  EXPECT_TRUE(One("COMMIT").ok);
+  EXPECT_EQ(Scalar("SELECT count(*) FROM u"), "1");
 }
+
+}  // namespace
+}  // namespace kova::planner
