@@ -404,6 +404,20 @@ ExecuteResult SessionImpl::RunAlterSequence(const PgQuery__AlterSeqStmt* stmt,
 
 // ---- functions ----------------------------------------------------------
 
+bool SessionImpl::SnapshotPerStatement() {
+  if (snapshot_rule_generation_ == settings_.generation())
+    return snapshot_per_statement_;
+  snapshot_per_statement_ = true;
+  for (const char* setting :
+       {"transaction_isolation", "default_transaction_isolation"}) {
+    std::string isolation = settings_.Get(setting);
+    if (isolation != "read committed" && isolation != "read uncommitted")
+      snapshot_per_statement_ = false;
+  }
+  snapshot_rule_generation_ = settings_.generation();
+  return snapshot_per_statement_;
+}
+
 bool SessionImpl::ResolveSequence(const std::string& text,
                                   const catalog::Sequence** seq,
                                   PgError* error) {
@@ -411,18 +425,9 @@ bool SessionImpl::ResolveSequence(const std::string& text,
   // with no catalog change begun since catalog_ was read, they need none.
   // Not where the first statement fixes the snapshot of the transaction
   // (REPEATABLE READ, SERIALIZABLE): it must begin it.
-  auto snapshot_per_statement = [&] {
-    for (const char* setting :
-         {"transaction_isolation", "default_transaction_isolation"}) {
-      std::string isolation = settings_.Get(setting);
-      if (isolation != "read committed" && isolation != "read uncommitted")
-        return false;
-    }
-    return true;
-  };
   bool current = catalog_ && !storage_->in_transaction() &&
                  storage_->CatalogStillAt(catalog_version_) &&
-                 snapshot_per_statement();
+                 SnapshotPerStatement();
   if (!current && !LoadCatalog(error)) return false;
   auto known = resolved_sequences_.find(text);
   if (known != resolved_sequences_.end() &&

@@ -484,6 +484,11 @@ class SessionImpl : public Session,
     bool temp_schema_checked;
   };
   std::unordered_map<std::string, ResolvedSequence> resolved_sequences_;
+  // Whether each statement takes a snapshot of its own (READ COMMITTED,
+  // READ UNCOMMITTED), as of settings generation snapshot_rule_generation_.
+  bool SnapshotPerStatement();
+  bool snapshot_per_statement_ = true;
+  uint64_t snapshot_rule_generation_ = ~uint64_t{0};
   // Statements the planner runs directly (foreign key probes, ON CONFLICT
   // lookups), prepared once per session.
   std::unordered_map<std::string, sqlite3_stmt*> statement_cache_;
