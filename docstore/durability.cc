@@ -215,11 +215,43 @@ Status SessionImpl::NextCounterReserved(const std::string& id, int64_t* value) {
   int64_t before = sqlite3_total_changes64(db_);
   s = NextCounterById(id, value);
   if (!s.ok()) return s;
+  return ReserveAfterAdvance(id, *value, before);
+}
+
+Status SessionImpl::NextAutoincrementValue(const CollectionMeta& meta,
+                                           const std::string& field,
+                                           int64_t* value) {
+  std::string id = CounterId(meta.ns, field);
+  Durability& durability = store_->durability();
+  uint64_t ticket;
+  bool renew_ahead;
+  // Under the writer lock, like every writer of a counter row, so no edit
+  // of the row can come between the lease and this insert.
+  if (durability.TakeNext(id, value, &ticket, &renew_ahead)) {
+    // The insert's own commit is synced (when durable) and comes after the
+    // reservation's, so one sync covers both; a transaction whose only
+    // other change is deferrable still waits for the reservation.
+    if (ticket > required_ticket_) required_ticket_ = ticket;
+    // In this transaction, as the lease is renewed under the write lock.
+    // A failed or rolled back renewal leaves the lease to run to its end;
+    // the insert that finds it used up reserves again below.
+    return renew_ahead ? RenewLeaseAhead(id) : Status::OK();
+  }
+  Status s = EndCounterLease(id);
+  if (!s.ok()) return s;
+  int64_t before = sqlite3_total_changes64(db_);
+  s = NextCounterValue(meta, field, value);
+  if (!s.ok()) return s;
+  return ReserveAfterAdvance(id, *value, before);
+}
+
+Status SessionImpl::ReserveAfterAdvance(const std::string& id, int64_t value,
+                                        int64_t changes_before) {
   auto cached = counter_cache_.find(id);
   // Only a plain advance of an existing, non-cycling row can be covered:
   // a recreated row or a wrap-around is synced with its commit.
   if (cached == counter_cache_.end() || cached->second.cycle ||
-      sqlite3_total_changes64(db_) - before != 1)
+      sqlite3_total_changes64(db_) - changes_before != 1)
     return Status::OK();
   const CounterRow& row = cached->second;
   const bool asc = row.increment > 0;
@@ -228,7 +260,7 @@ Status SessionImpl::NextCounterReserved(const std::string& id, int64_t* value) {
   // leases (advancing it) under that lock too.
   const uint64_t epoch = durability.epoch();
   int64_t upto;
-  uint64_t ticket = durability.CoveringTicket(id, asc, *value, &upto);
+  uint64_t ticket = durability.CoveringTicket(id, asc, value, &upto);
   deferrable_changes_ += 1;
   if (ticket != 0) {
     if (ticket > required_ticket_) required_ticket_ = ticket;
@@ -236,18 +268,18 @@ Status SessionImpl::NextCounterReserved(const std::string& id, int64_t* value) {
     // bounds (they may have changed since it was written).
     if (asc ? upto > row.max : upto < row.min) upto = asc ? row.max : row.min;
     pending_reservations_.push_back(
-        {id, asc, *value, upto, ticket, *value, row.increment, epoch});
+        {id, asc, value, upto, ticket, value, row.increment, epoch});
     return Status::OK();
   }
   if (__builtin_mul_overflow(row.increment, kReservedValues - 1, &upto) ||
-      __builtin_add_overflow(*value, upto, &upto)) {
+      __builtin_add_overflow(value, upto, &upto)) {
     upto = asc ? row.max : row.min;
   }
   if (asc ? upto > row.max : upto < row.min) upto = asc ? row.max : row.min;
-  s = WriteReservation(id, *value, upto, asc);
+  Status s = WriteReservation(id, value, upto, asc);
   if (s.ok()) {
     pending_reservations_.push_back(
-        {id, asc, *value, upto, 0, *value, row.increment, epoch});
+        {id, asc, value, upto, 0, value, row.increment, epoch});
   }
   return s;
 }

@@ -472,11 +472,20 @@ class SessionImpl {
   // nextval: NextCounterById, reserving values ahead so that the commit of
   // a transaction that only advanced counters need not sync.
   Status NextCounterReserved(const std::string& id, int64_t* value);
+  // An insert's autoincrement value: from the counter's live lease when
+  // there is one (no counter row write, so the commit carries one page
+  // less), else NextCounterValue, reserving values ahead as nextval does.
+  Status NextAutoincrementValue(const CollectionMeta& meta,
+                                const std::string& field, int64_t* value);
   // Moves the reservation of the live lease of `id` to kReservedValues past
   // its last value, in this write transaction; the lease follows at commit.
   Status RenewLeaseAhead(const std::string& id);
   // Records, in this write transaction, that values of `id` from `from` to
   // `upto` may be handed out without a write each.
+  // After an advance of `id` to `value` that began with `changes_before`
+  // SQLite changes: its reservation (the lease that follows at commit).
+  Status ReserveAfterAdvance(const std::string& id, int64_t value,
+                             int64_t changes_before);
   Status WriteReservation(const std::string& id, int64_t from, int64_t upto,
                           bool asc);
   Status ApplyReservationsAfterCrash();

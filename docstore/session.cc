@@ -185,7 +185,7 @@ Status SessionImpl::InsertLocked(const CollectionMeta& meta, const bson_t* doc,
       continue;
     }
     int64_t value;
-    Status s = NextCounterValue(meta, field, &value);
+    Status s = NextAutoincrementValue(meta, field, &value);
     if (!s.ok()) return s;
     AppendInteger(out, field, value);
   }
