@@ -44,6 +44,8 @@ constexpr const char* kVfsName = "kova";
 // at most kWalWriteChunk bytes.
 constexpr size_t kWalBufferLimit = 1 << 20;
 constexpr size_t kWalWriteChunk = 1 << 16;
+// A run starts with room for this many bytes (eight 4 KiB frames).
+constexpr size_t kWalRunReserve = 8 * (4096 + 24);
 // Past this many queued bytes (a large transaction spilling its pages) the
 // WAL queue is written at once rather than after the commit.
 constexpr size_t kWalQueueLimit = 4 << 20;
@@ -364,7 +366,12 @@ int Write(sqlite3_file* file, const void* buf, int amount,
     int rc = FlushWal(f);
     if (rc != SQLITE_OK) return rc;
   }
-  if (pending.empty()) f->pending_offset = offset;
+  if (pending.empty()) {
+    f->pending_offset = offset;
+    // The last run moved into the queue with its buffer: room for a small
+    // commit's frames at once, rather than a copy at every doubling.
+    pending.reserve(kWalRunReserve);
+  }
   pending.append(static_cast<const char*>(buf), amount);
   return pending.size() >= kWalBufferLimit ? FlushWal(f) : SQLITE_OK;
 }
