@@ -511,7 +511,7 @@ void SessionImpl::EndBulkWrite() {
 }
 
 bool SessionImpl::BeginWriteStatement(int64_t started, PgError* error) {
-  int64_t timeout_ms = StatementTimeoutMs();
+  int64_t timeout_ms = CachedStatementTimeoutMs();
   statement_deadline_ = timeout_ms > 0 ? started + timeout_ms * 1000 : 0;
   if (BeginBulkWrite()) return true;
   StatementCancelled(error);
@@ -563,11 +563,16 @@ int SessionImpl::ScanProgress(void* session) {
   return busy == 1 && read_only ? 1 : 0;
 }
 
-bool SessionImpl::RunSelectWithTimeout(PortalImpl* portal, PgError* error) {
+int64_t SessionImpl::CachedStatementTimeoutMs() {
   if (statement_timeout_generation_ != settings_.generation()) {
     statement_timeout_ms_ = StatementTimeoutMs();
     statement_timeout_generation_ = settings_.generation();
   }
+  return statement_timeout_ms_;
+}
+
+bool SessionImpl::RunSelectWithTimeout(PortalImpl* portal, PgError* error) {
+  CachedStatementTimeoutMs();
   // No timeout, or one a statement around this one already watches.
   if (statement_timeout_ms_ <= 0 || statement_deadline_ != 0)
     return RunCompiledSelect(portal, error);

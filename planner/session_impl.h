@@ -532,6 +532,12 @@ class SessionImpl : public Session,
   // (every SELECT reads it; a setting lookup costs a map search).
   int64_t statement_timeout_ms_ = 0;
   uint64_t statement_timeout_generation_ = ~uint64_t{0};
+  int64_t CachedStatementTimeoutMs();
+  // The read-only settings as of settings generation read_only_generation_
+  // (every INSERT, UPDATE and DELETE checks them).
+  bool transaction_read_only_ = false;
+  bool default_read_only_ = false;
+  uint64_t read_only_generation_ = ~uint64_t{0};
   std::mutex sleep_mu_;
   std::condition_variable sleep_cv_;
 };

@@ -517,8 +517,12 @@ bool SessionImpl::ApplyTransactionOptions(PgQuery__Node* const* options,
 }
 
 bool SessionImpl::CheckWritable(const char* what, PgError* error) {
-  if (settings_.Get("transaction_read_only") == "on" ||
-      (!in_block_ && settings_.Get("default_transaction_read_only") == "on")) {
+  if (read_only_generation_ != settings_.generation()) {
+    transaction_read_only_ = settings_.Get("transaction_read_only") == "on";
+    default_read_only_ = settings_.Get("default_transaction_read_only") == "on";
+    read_only_generation_ = settings_.generation();
+  }
+  if (transaction_read_only_ || (!in_block_ && default_read_only_)) {
     *error = Err("25006", std::string("cannot execute ") + what +
                               " in a read-only transaction");
     return false;
