@@ -1,4 +1,7 @@
-// Counter leases: nextval without SQLite work or the write lock.
+// Counter leases: nextval without SQLite work or the write lock, and an
+// insert's autoincrement value without a write of the counter row (taken
+// under the write lock the insert holds anyway: NextAutoincrementValue in
+// durability.cc).
 //
 // Once the commit that wrote a counter's reservation (durability.cc) has
 // returned, the values up to the reservation's end are handed out from
