@@ -713,7 +713,10 @@ static bool WritesStorage(const PgQuery__Node* node) {
     case PG_QUERY__NODE__NODE_ALTER_DATABASE_STMT:
     case PG_QUERY__NODE__NODE_ALTER_DATABASE_SET_STMT:
     case PG_QUERY__NODE__NODE_ALTER_ROLE_SET_STMT:
+    case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
       return true;
+    case PG_QUERY__NODE__NODE_SELECT_STMT:  // SELECT ... INTO
+      return node->select_stmt->into_clause != nullptr;
     case PG_QUERY__NODE__NODE_COPY_STMT:
       return node->copy_stmt->is_from;
     default:
