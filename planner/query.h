@@ -174,8 +174,9 @@ class QueryCompiler : public ExprScope {
   static std::string OutputName(const PgQuery__Node* val);
   bool AddFunctionItem(const PgQuery__RangeFunction* rf, std::string* sql,
                        PgError* error);
-  // unnest(array) calls in a SELECT list, joined to `from` as a
-  // json_each; each call then reads as a column of it (ReplaceCall).
+  // unnest(array) and generate_subscripts calls in a SELECT list, joined
+  // to `from` as one json_each that runs them in lockstep; each call then
+  // reads as a column of it (ReplaceCall).
   bool AddSelectListUnnest(const PgQuery__SelectStmt* s, std::string* from,
                            PgError* error);
   bool ReplaceCall(const PgQuery__FuncCall* f,
@@ -184,6 +185,10 @@ class QueryCompiler : public ExprScope {
   bool AddArrayFunctionItem(const PgQuery__RangeFunction* rf,
                             const PgQuery__FuncCall* f, const std::string& name,
                             std::string* sql, PgError* error);
+  // generate_subscripts(anyarray, int4 [, bool]): coerces the arguments,
+  // 42883 when they do not fit.
+  bool CheckSubscriptsArgs(std::vector<std::unique_ptr<Expr>>* args,
+                           int location, PgError* error);
   bool AddSequenceRelation(const PgQuery__RangeVar* rv, std::string* sql,
                            PgError* error);
   // JOIN, with USING / NATURAL column merging and aliases (query_join.cc).
@@ -277,7 +282,7 @@ class QueryCompiler : public ExprScope {
   bool saw_aggregate_ = false;
   PgError emit_error_;
   bool emit_failed_ = false;
-  // Select-list unnest calls and the columns that replace them.
+  // Select-list set-returning calls and the columns that replace them.
   std::map<const PgQuery__FuncCall*, std::shared_ptr<Expr>> unnest_calls_;
 };
 

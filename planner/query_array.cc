@@ -1,5 +1,5 @@
 // Arrays in statements over tables: unnest and generate_subscripts in FROM
-// (and unnest in a SELECT list), ARRAY(subquery), and the SQLite functions
+// and in a SELECT list, ARRAY(subquery), and the SQLite functions
 // they compile to. Set-returning calls become SQLite's json_each over a
 // JSON list of rows, which (unlike a subquery) may refer to the tables
 // before it in FROM, as LATERAL does.
@@ -50,27 +50,20 @@ bool ParseStored(uint32_t type, sqlite3_value* v, types::ArrayValue* out,
                            ArrayStorageContext(), false, out, error);
 }
 
-// kova_array_rows(type1, array1, type2, array2, ...): the rows of
-// unnest(array1, array2, ...) as a JSON list of lists of element texts
-// (the shorter arrays padded with nulls).
-void ArrayRows(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
-  std::vector<types::ArrayValue> arrays(argc / 2);
+// The rows of set-returning calls run in lockstep, as a JSON list of lists
+// of element texts (the shorter columns padded with nulls).
+void ResultRows(
+    sqlite3_context* ctx,
+    const std::vector<std::vector<std::optional<std::string>>>& cols) {
   size_t rows = 0;
-  PgError error;
-  for (int i = 0; i + 1 < argc; i += 2) {
-    uint32_t type = static_cast<uint32_t>(sqlite3_value_int64(argv[i]));
-    if (!ParseStored(type, argv[i + 1], &arrays[i / 2], &error))
-      return Fail(ctx, error);
-    rows = std::max(rows, arrays[i / 2].items.size());
-  }
+  for (const auto& c : cols) rows = std::max(rows, c.size());
   std::string json = "[";
   for (size_t r = 0; r < rows; r++) {
     json += r ? ",[" : "[";
-    for (size_t k = 0; k < arrays.size(); k++) {
+    for (size_t k = 0; k < cols.size(); k++) {
       if (k) json += ",";
-      const auto& items = arrays[k].items;
-      if (r < items.size() && items[r])
-        JsonString(*items[r], &json);
+      if (r < cols[k].size() && cols[k][r])
+        JsonString(*cols[k][r], &json);
       else
         json += "null";
     }
@@ -79,6 +72,58 @@ void ArrayRows(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   json += "]";
   sqlite3_result_text(ctx, json.data(), static_cast<int>(json.size()),
                       SQLITE_TRANSIENT);
+}
+
+// The subscripts of dimension `dim` of an array, lowest first unless
+// reversed; none when the array has no such dimension.
+std::vector<std::optional<std::string>> SubscriptTexts(
+    const types::ArrayValue& v, sqlite3_value* dim_arg, bool reverse) {
+  std::vector<std::optional<std::string>> out;
+  int64_t dim = sqlite3_value_int64(dim_arg);
+  if (sqlite3_value_type(dim_arg) == SQLITE_NULL || dim < 1 ||
+      dim > static_cast<int64_t>(v.dims.size()))
+    return out;
+  int64_t lb = v.lbounds[dim - 1], ub = lb + v.dims[dim - 1] - 1;
+  for (int64_t i = 0; i <= ub - lb; i++)
+    out.push_back(std::to_string(reverse ? ub - i : lb + i));
+  return out;
+}
+
+bool IsTrue(sqlite3_value* v) {
+  return sqlite3_value_type(v) != SQLITE_NULL && sqlite3_value_int64(v) != 0;
+}
+
+// kova_array_rows(type1, array1, type2, array2, ...): the rows of
+// unnest(array1, array2, ...).
+void ArrayRows(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  std::vector<std::vector<std::optional<std::string>>> cols;
+  PgError error;
+  for (int i = 0; i + 1 < argc; i += 2) {
+    uint32_t type = static_cast<uint32_t>(sqlite3_value_int64(argv[i]));
+    types::ArrayValue v;
+    if (!ParseStored(type, argv[i + 1], &v, &error)) return Fail(ctx, error);
+    cols.push_back(std::move(v.items));
+  }
+  ResultRows(ctx, cols);
+}
+
+// kova_srf_rows(is_subscripts1, dim1, reverse1, type1, array1, ...): the
+// rows of the set-returning calls of a select list, which PostgreSQL runs
+// in lockstep: each is generate_subscripts(array, dim, reverse) or
+// unnest(array).
+void SelectListRows(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  std::vector<std::vector<std::optional<std::string>>> cols;
+  PgError error;
+  for (int i = 0; i + 4 < argc; i += 5) {
+    uint32_t type = static_cast<uint32_t>(sqlite3_value_int64(argv[i + 3]));
+    types::ArrayValue v;
+    if (!ParseStored(type, argv[i + 4], &v, &error)) return Fail(ctx, error);
+    if (IsTrue(argv[i]))
+      cols.push_back(SubscriptTexts(v, argv[i + 1], IsTrue(argv[i + 2])));
+    else
+      cols.push_back(std::move(v.items));
+  }
+  ResultRows(ctx, cols);
 }
 
 // kova_array_elem(text, element type): an element's text (storage
@@ -98,25 +143,17 @@ void ArrayElem(sqlite3_context* ctx, int, sqlite3_value** argv) {
   ResultSValue(ctx, sv);
 }
 
-// kova_subscripts(type, array, dim, reverse): generate_subscripts as a
-// JSON list.
+// kova_subscripts(type, array, dim, reverse): generate_subscripts in FROM
+// as a JSON list.
 void Subscripts(sqlite3_context* ctx, int, sqlite3_value** argv) {
   uint32_t type = static_cast<uint32_t>(sqlite3_value_int64(argv[0]));
   types::ArrayValue v;
   PgError error;
   if (!ParseStored(type, argv[1], &v, &error)) return Fail(ctx, error);
   std::string json = "[";
-  int64_t dim = sqlite3_value_int64(argv[2]);
-  bool reverse = sqlite3_value_type(argv[3]) != SQLITE_NULL &&
-                 sqlite3_value_int64(argv[3]) != 0;
-  if (sqlite3_value_type(argv[2]) != SQLITE_NULL && dim >= 1 &&
-      dim <= static_cast<int64_t>(v.dims.size())) {
-    int64_t lb = v.lbounds[dim - 1], ub = lb + v.dims[dim - 1] - 1;
-    for (int64_t i = 0; i <= ub - lb; i++) {
-      if (i) json += ",";
-      json += std::to_string(reverse ? ub - i : lb + i);
-    }
-  }
+  auto subscripts = SubscriptTexts(v, argv[2], IsTrue(argv[3]));
+  for (size_t i = 0; i < subscripts.size(); i++)
+    json += (i ? "," : "") + *subscripts[i];
   json += "]";
   sqlite3_result_text(ctx, json.data(), static_cast<int>(json.size()),
                       SQLITE_TRANSIENT);
@@ -165,6 +202,9 @@ int RegisterArrayFunctions(sqlite3* db, SqlRuntime* runtime) {
     rc = sqlite3_create_function(db, "kova_array_elem", 2, flags, runtime,
                                  ArrayElem, nullptr, nullptr);
   if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "kova_srf_rows", -1, flags, runtime,
+                                 SelectListRows, nullptr, nullptr);
+  if (rc == SQLITE_OK)
     rc = sqlite3_create_function(db, "kova_subscripts", 4, flags, runtime,
                                  Subscripts, nullptr, nullptr);
   if (rc == SQLITE_OK)
@@ -172,6 +212,21 @@ int RegisterArrayFunctions(sqlite3* db, SqlRuntime* runtime) {
                                  flags | SQLITE_INNOCUOUS, runtime, ArrayGet,
                                  nullptr, nullptr);
   return rc;
+}
+
+bool QueryCompiler::CheckSubscriptsArgs(
+    std::vector<std::unique_ptr<Expr>>* args, int location, PgError* error) {
+  auto& a = *args;
+  bool ok =
+      a.size() >= 2 && a.size() <= 3 && types::ArrayElementType(a[0]->type);
+  if (ok && !analyzer_.Coerce(&a[1], oid::kInt4, -1, error)) return false;
+  if (ok && a.size() == 3 && !analyzer_.Coerce(&a[2], oid::kBool, -1, error))
+    return false;
+  if (ok && IsInteger(a[1]->type) &&
+      (a.size() == 2 || a[2]->type == oid::kBool))
+    return true;
+  *error = NoFunction("generate_subscripts", a, location);
+  return false;
 }
 
 bool QueryCompiler::AddArrayFunctionItem(const PgQuery__RangeFunction* rf,
@@ -247,15 +302,7 @@ bool QueryCompiler::AddArrayFunctionItem(const PgQuery__RangeFunction* rf,
     ncols = args.size();
     *sql = "json_each(" + call + ")) AS " + sql_alias;
   } else {  // generate_subscripts(array, dim [, reverse])
-    if (args.size() < 2 || args.size() > 3 ||
-        !types::ArrayElementType(args[0]->type))
-      return no_function();
-    if (!analyzer_.Coerce(&args[1], oid::kInt4, -1, error)) return false;
-    if (args.size() == 3 && !analyzer_.Coerce(&args[2], oid::kBool, -1, error))
-      return false;
-    if (!IsInteger(args[1]->type) ||
-        (args.size() == 3 && args[2]->type != oid::kBool))
-      return no_function();
+    if (!CheckSubscriptsArgs(&args, f->location, error)) return false;
     *sql = "json_each(kova_subscripts(" + std::to_string(args[0]->type) + ", " +
            Emit(*args[0]) + ", " + Emit(*args[1]) + ", " +
            (args.size() == 3 ? Emit(*args[2]) : "0") + ")) AS " + sql_alias;
@@ -276,33 +323,36 @@ namespace kova::planner {
 
 namespace {
 
-bool IsUnnest(const PgQuery__FuncCall* f) {
+// The set-returning functions a select list may call (PostgreSQL runs
+// them in lockstep): unnest(array) and generate_subscripts.
+bool IsSelectListSrf(const PgQuery__FuncCall* f) {
   std::string name = sql::JoinNames(f->funcname, f->n_funcname);
-  return (name == "unnest" || name == "pg_catalog.unnest") && !f->over;
+  if (name.rfind("pg_catalog.", 0) == 0) name = name.substr(11);
+  return (name == "unnest" || name == "generate_subscripts") && !f->over;
 }
 
-// The unnest calls of a select-list expression, outside subqueries.
-void CollectUnnest(const PgQuery__Node* node,
-                   std::vector<const PgQuery__FuncCall*>* out) {
+// The set-returning calls of a select-list expression, outside subqueries.
+void CollectSrfCalls(const PgQuery__Node* node,
+                     std::vector<const PgQuery__FuncCall*>* out) {
   if (!node) return;
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_FUNC_CALL:
-      if (IsUnnest(node->func_call)) {
+      if (IsSelectListSrf(node->func_call)) {
         out->push_back(node->func_call);
         return;
       }
       for (size_t i = 0; i < node->func_call->n_args; i++)
-        CollectUnnest(node->func_call->args[i], out);
+        CollectSrfCalls(node->func_call->args[i], out);
       return;
     case PG_QUERY__NODE__NODE_A_EXPR:
-      CollectUnnest(node->a_expr->lexpr, out);
-      CollectUnnest(node->a_expr->rexpr, out);
+      CollectSrfCalls(node->a_expr->lexpr, out);
+      CollectSrfCalls(node->a_expr->rexpr, out);
       return;
     case PG_QUERY__NODE__NODE_TYPE_CAST:
-      CollectUnnest(node->type_cast->arg, out);
+      CollectSrfCalls(node->type_cast->arg, out);
       return;
     case PG_QUERY__NODE__NODE_A_INDIRECTION:
-      CollectUnnest(node->a_indirection->arg, out);
+      CollectSrfCalls(node->a_indirection->arg, out);
       return;
     default:
       return;
@@ -329,18 +379,39 @@ bool QueryCompiler::AddSelectListUnnest(const PgQuery__SelectStmt* s,
                                         std::string* from, PgError* error) {
   std::vector<const PgQuery__FuncCall*> calls;
   for (size_t i = 0; i < s->n_target_list; i++)
-    CollectUnnest(s->target_list[i]->res_target->val, &calls);
+    CollectSrfCalls(s->target_list[i]->res_target->val, &calls);
   if (calls.empty()) return true;
   if (s->n_group_clause > 0 || s->having_clause) {
     *error = Err("0A000",
-                 "unnest() in a SELECT list with GROUP BY or HAVING is not "
-                 "supported yet");
+                 "set-returning functions in a SELECT list with GROUP BY or "
+                 "HAVING are not supported yet");
     return false;
   }
   std::string sql_alias = NewAlias();
-  std::string call = "kova_array_rows(";
+  std::string call = "kova_srf_rows(";
   for (size_t k = 0; k < calls.size(); k++) {
     const PgQuery__FuncCall* f = calls[k];
+    std::string column =
+        "json_extract(" + sql_alias + ".value, '$[" + std::to_string(k) + "]')";
+    auto col = std::make_shared<Expr>();
+    col->kind = Expr::Kind::kColumn;
+    if (std::string_view(sql::JoinNames(f->funcname, f->n_funcname))
+            .ends_with("generate_subscripts")) {
+      std::vector<std::unique_ptr<Expr>> args;
+      for (size_t i = 0; i < f->n_args; i++) {
+        args.emplace_back();
+        if (!analyzer_.Analyze(f->args[i], &args.back(), error)) return false;
+      }
+      if (!CheckSubscriptsArgs(&args, f->location, error)) return false;
+      call += (k ? ", 1, " : "1, ") + Emit(*args[1]) + ", " +
+              (args.size() == 3 ? Emit(*args[2]) : "0") + ", " +
+              std::to_string(args[0]->type) + ", " + Emit(*args[0]);
+      col->type = oid::kInt4;
+      col->typmod = -1;
+      col->name = "CAST(" + column + " AS INTEGER)";
+      unnest_calls_[f] = col;
+      continue;
+    }
     std::unique_ptr<Expr> arg;
     if (f->n_args == 1 && !analyzer_.Analyze(f->args[0], &arg, error))
       return false;
@@ -359,13 +430,12 @@ bool QueryCompiler::AddSelectListUnnest(const PgQuery__SelectStmt* s,
       *error = err;
       return false;
     }
-    call += (k ? ", " : "") + std::to_string(arg->type) + ", " + Emit(*arg);
-    auto col = std::make_shared<Expr>();
-    col->kind = Expr::Kind::kColumn;
+    call += (k ? ", " : "") + std::string("0, NULL, 0, ") +
+            std::to_string(arg->type) + ", " + Emit(*arg);
     col->type = element;
     col->typmod = arg->typmod;
-    col->name = "kova_array_elem(json_extract(" + sql_alias + ".value, '$[" +
-                std::to_string(k) + "]'), " + std::to_string(element) + ")";
+    col->name =
+        "kova_array_elem(" + column + ", " + std::to_string(element) + ")";
     const char* coll = CollationOf(element);
     if (*coll) col->name = "(" + col->name + " COLLATE " + coll + ")";
     unnest_calls_[f] = col;

@@ -174,15 +174,16 @@ bool HasSubLink(const PgQuery__Node* node) {
   }
 }
 
-// Whether a select-list expression calls unnest or a window function
-// (outside subqueries): both compile to SQLite.
+// Whether a select-list expression calls unnest, generate_subscripts or a
+// window function (outside subqueries): they compile to SQLite.
 bool HasUnnest(const PgQuery__Node* node) {
   if (!node) return false;
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_FUNC_CALL: {
       const PgQuery__FuncCall* f = node->func_call;
       std::string name = sql::JoinNames(f->funcname, f->n_funcname);
-      if (f->over || name == "unnest" || name == "pg_catalog.unnest")
+      if (name.rfind("pg_catalog.", 0) == 0) name = name.substr(11);
+      if (f->over || name == "unnest" || name == "generate_subscripts")
         return true;
       for (size_t i = 0; i < f->n_args; i++)
         if (HasUnnest(f->args[i])) return true;

@@ -136,9 +136,9 @@ def reflect(method):
     return run
 
 
-# get_pk_constraint reads unnest(indkey) and generate_subscripts(indkey, 1)
-# side by side in a select list.
-t.step("inspect get_pk_constraint", reflect("get_pk_constraint"), needs=["srf"])
+# get_pk_constraint reads unnest(KEY) and generate_subscripts(KEY, 1) of a
+# key array side by side in a select list (run in lockstep).
+t.step("inspect get_pk_constraint", reflect("get_pk_constraint"))
 t.step("inspect get_indexes", reflect("get_indexes"), needs=["catalog"])
 t.step("inspect get_unique_constraints", reflect("get_unique_constraints"), needs=["catalog"])
 t.step("inspect get_foreign_keys", reflect("get_foreign_keys"), needs=["catalog"])
