@@ -348,6 +348,13 @@ class Session {
   // Gives the connection a page cache for work over whole tables (64 MB
   // instead of SQLite's 2 MB; InsertMany and index builds take it too).
   Status UseLargeCache();
+  // While set, kova_key (what index builds evaluate per document) calls
+  // check(arg) first and fails the SQLite statement with an ordinary error
+  // when it returns true. A cancel ends a long index build that way: an
+  // ordinary error undoes only the statement, where sqlite3_interrupt of a
+  // writing statement rolls back the whole transaction and its savepoints.
+  // nullptr clears it.
+  void SetCancelCheck(bool (*check)(void* arg), void* arg);
 
   // The session's SQLite connection, for layers that run SQL over
   // collections (the planner). Functions kova_key(doc, path) is registered.

@@ -34,6 +34,13 @@ enum class KeyBracket { kNull, kNumber, kString, kOther };
 // dotted path of a BSON document, deterministic so that expression indexes
 // can be built on it.
 int RegisterFunctions(sqlite3* db);
+// A session's Session::SetCancelCheck.
+struct CancelCheck {
+  bool (*check)(void* arg) = nullptr;
+  void* arg = nullptr;
+};
+// kova_key again, now consulting `cancel` (owned by the session).
+int RegisterKeyFunction(sqlite3* db, const CancelCheck* cancel);
 class Durability;
 // kova_counter_doc(kid, doc) (leases.cc).
 int RegisterCounterFunctions(sqlite3* db, Durability* durability);
@@ -351,6 +358,7 @@ class SessionImpl {
   // pages through pread, spill dirty ones, and sort in temporary files. A
   // 64 MB cache, kept by the connection, grows only as it is used.
   Status UseLargeCache() { return ExecCached("PRAGMA cache_size=-65536"); }
+  CancelCheck* cancel_check() { return &cancel_check_; }
   void TrimStatementCache();
   Status Step(sqlite3_stmt* stmt, int* rc);  // rc SQLITE_ROW or SQLITE_DONE
 
@@ -508,6 +516,7 @@ class SessionImpl {
  private:
   Store* store_;
   sqlite3* db_;
+  CancelCheck cancel_check_;
   bool holds_writer_ = false;
   std::unordered_map<std::string, sqlite3_stmt*> statements_;
   int64_t catalog_version_ = -1;

@@ -475,6 +475,11 @@ bool FastFieldResult(sqlite3_context* ctx, sqlite3_value** argv, bool as_key) {
 }
 
 void KovaKeyFunction(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  const auto* cancel = static_cast<const CancelCheck*>(sqlite3_user_data(ctx));
+  if (cancel && cancel->check && cancel->check(cancel->arg)) {
+    sqlite3_result_error(ctx, "statement cancelled", -1);
+    return;
+  }
   if (sqlite3_value_type(argv[0]) != SQLITE_BLOB) {
     sqlite3_result_null(ctx);
     return;
@@ -604,10 +609,14 @@ static void KovaGetFunction(sqlite3_context* ctx, int argc,
   }
 }
 
-int RegisterFunctions(sqlite3* db) {
-  int rc = sqlite3_create_function(
+int RegisterKeyFunction(sqlite3* db, const CancelCheck* cancel) {
+  return sqlite3_create_function(
       db, "kova_key", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
-      nullptr, KovaKeyFunction, nullptr, nullptr);
+      const_cast<CancelCheck*>(cancel), KovaKeyFunction, nullptr, nullptr);
+}
+
+int RegisterFunctions(sqlite3* db) {
+  int rc = RegisterKeyFunction(db, nullptr);
   if (rc != SQLITE_OK) return rc;
   return sqlite3_create_function(
       db, "kova_get", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,

@@ -356,6 +356,10 @@ Status Session::RollbackToSavepoint(std::string_view name) {
 bool Session::in_transaction() const { return impl_->explicit_txn(); }
 sqlite3* Session::connection() { return impl_->db(); }
 
+void Session::SetCancelCheck(bool (*check)(void* arg), void* arg) {
+  *impl_->cancel_check() = CancelCheck{check, arg};
+}
+
 Status Session::CreateCollection(std::string_view db, std::string_view name,
                                  const CollectionOptions& options) {
   return impl_->InWrite([&] {

@@ -197,6 +197,7 @@ Status Store::NewSession(std::unique_ptr<Session>* session) {
   if (!s.ok()) return s;
   RegisterCounterFunctions(db, durability_.get());
   auto impl = std::make_unique<SessionImpl>(this, db);
+  RegisterKeyFunction(db, impl->cancel_check());
   impl->set_durable(options_.synchronous_full);
   session->reset(new Session(std::move(impl)));
   return Status::OK();

@@ -140,6 +140,11 @@ bool AlterRunner::ReadRows(const catalog::Table& table,
   int rc;
   bool ok = true;
   while (ok && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    // A cancel or statement_timeout ends the rewrite between rows.
+    if (session_->StatementCancelled(error)) {
+      ok = false;
+      break;
+    }
     StoredRow row;
     row.rid = sqlite3_column_int64(stmt, 0);
     row.doc.assign(static_cast<const char*>(sqlite3_column_blob(stmt, 1)),
@@ -172,6 +177,7 @@ bool AlterRunner::ReadRows(const catalog::Table& table,
 
 bool AlterRunner::WriteDocument(const catalog::Table& table, int64_t rid,
                                 const bson_t* doc, PgError* error) {
+  if (session_->StatementCancelled(error)) return false;
   return Store(storage()->ReplaceDocument(db(), table.collection, rid, doc),
                error);
 }

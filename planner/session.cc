@@ -511,14 +511,23 @@ void SessionImpl::EndBulkWrite() {
 }
 
 bool SessionImpl::BeginWriteStatement(int64_t started, PgError* error) {
+  if (write_statement_depth_ > 0) {
+    if (StatementCancelled(error)) return false;
+    write_statement_depth_++;
+    return true;
+  }
   int64_t timeout_ms = CachedStatementTimeoutMs();
   statement_deadline_ = timeout_ms > 0 ? started + timeout_ms * 1000 : 0;
-  if (BeginBulkWrite()) return true;
+  if (BeginBulkWrite()) {
+    write_statement_depth_ = 1;
+    return true;
+  }
   StatementCancelled(error);
   return false;
 }
 
 void SessionImpl::EndWriteStatement() {
+  if (--write_statement_depth_ > 0) return;
   WatchScan(false);
   statement_deadline_ = 0;
   EndBulkWrite();
@@ -543,11 +552,32 @@ void SessionImpl::WatchScan(bool on) {
                            on ? &SessionImpl::ScanProgress : nullptr, this);
 }
 
+bool SessionImpl::StopRequested() const {
+  return cancel_ || (statement_deadline_ && NowMicros() >= statement_deadline_);
+}
+
+bool SessionImpl::StopRequestedHook(void* session) {
+  return static_cast<SessionImpl*>(session)->StopRequested();
+}
+
+ExecuteResult SessionImpl::RunCancellableDdl(
+    bool simple, const std::function<ExecuteResult()>& run) {
+  PgError error;
+  if (!BeginWriteStatement(simple ? statement_start_ : NowMicros(), &error))
+    return Fail(error);
+  storage_->SetCancelCheck(&SessionImpl::StopRequestedHook, this);
+  WatchScan(true);
+  ExecuteResult r = run();
+  WatchScan(false);
+  storage_->SetCancelCheck(nullptr, nullptr);
+  if (!r.ok && StatementCancelled(&error)) r = Fail(error);
+  EndWriteStatement();
+  return r;
+}
+
 int SessionImpl::ScanProgress(void* session) {
   auto* s = static_cast<SessionImpl*>(session);
-  if (!s->cancel_ &&
-      !(s->statement_deadline_ && NowMicros() >= s->statement_deadline_))
-    return 0;
+  if (!s->StopRequested()) return 0;
   // Only when the statement being run is the only one, and reads: a
   // statement nested in it (a function's) may write, or may take an
   // interrupted read for a missing row.
@@ -1204,7 +1234,8 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
   if (plan.ctas) {
     if (portal->done) return portal->final_result;
     portal->done = true;
-    portal->final_result = RunCreateTableAs(portal, sink);
+    portal->final_result = RunCancellableDdl(
+        plan.simple, [&] { return RunCreateTableAs(portal, sink); });
     return portal->final_result;
   }
   if (plan.dml) {

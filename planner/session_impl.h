@@ -518,8 +518,20 @@ class SessionImpl : public Session,
   // a progress handler (WatchScan) while it alone runs on the connection,
   // so the interrupted statement is a read-only one SQLite ends alone.
   // `started`: where statement_timeout counts from.
+  // They nest (CREATE TABLE AS runs an INSERT): the outermost one counts.
   bool BeginWriteStatement(int64_t started, PgError* error);
   void EndWriteStatement();
+  int write_statement_depth_ = 0;
+  // CREATE INDEX, CREATE TABLE AS and ALTER TABLE run as write statements
+  // too: their reading scans stop through WatchScan, their row loops check
+  // StatementCancelled, and an index build stops through the docstore's
+  // cancel check (an ordinary SQLite error). Whatever error a cancelled
+  // statement then fails with becomes the 57014 of the cancel.
+  ExecuteResult RunCancellableDdl(bool simple,
+                                  const std::function<ExecuteResult()>& run);
+  // Whether a cancel or statement_timeout asks the statement to stop.
+  bool StopRequested() const;
+  static bool StopRequestedHook(void* session);
   void WatchScan(bool on);
   static int ScanProgress(void* session);
   // Whether the running write statement was cancelled or ran past

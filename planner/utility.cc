@@ -260,13 +260,16 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
     case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
       return RunAlterSequence(node->alter_seq_stmt, sink);
     case PG_QUERY__NODE__NODE_INDEX_STMT:
-      return RunCreateIndex(node->index_stmt, sink);
+      return RunCancellableDdl(
+          plan.simple, [&] { return RunCreateIndex(node->index_stmt, sink); });
     case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
       return RunCreateSchema(node->create_schema_stmt, sink);
     case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
       return RunTruncate(node->truncate_stmt);
     case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
-      return RunAlterTable(node->alter_table_stmt, sink);
+      return RunCancellableDdl(plan.simple, [&] {
+        return RunAlterTable(node->alter_table_stmt, sink);
+      });
     case PG_QUERY__NODE__NODE_VIEW_STMT:
       return RunCreateView(node->view_stmt, plan);
     case PG_QUERY__NODE__NODE_COMMENT_STMT:
