@@ -2,6 +2,7 @@
 
 // Statements over tables: the catalog snapshot of a session, analysis of
 // SELECTs that read tables, and running compiled statements.
+#include "planner/dml.h"
 #include "planner/expr_internal.h"
 #include "planner/session_impl.h"
 #include "planner/session_util.h"
@@ -254,9 +255,19 @@ bool SessionImpl::RefreshPlan(Plan* plan, PgError* error) {
   if (plan->catalog_version < 0) return true;
   if (!LoadCatalog(error)) return false;
   // As PostgreSQL, a plan is analysed again when the catalog changed or
-  // when search_path now finds other relations.
-  if (!plan->reanalyse && plan->catalog_version == catalog_version_ &&
-      SameSearchPath(plan))
+  // when search_path now finds other relations. A plan that rendered rows
+  // the catalog version does not cover (roles, databases, privileges,
+  // settings: Compiled::no_cache) is analysed again every time, so that a
+  // prepared statement sees CREATE ROLE or GRANT made after it.
+  auto renders_volatile_rows = [](const Compiled* c) {
+    return c && c->no_cache;
+  };
+  bool volatile_rows =
+      renders_volatile_rows(plan->compiled.get()) ||
+      (plan->dml && (renders_volatile_rows(plan->dml->source.get()) ||
+                     renders_volatile_rows(plan->dml->scan.get())));
+  if (!plan->reanalyse && !volatile_rows &&
+      plan->catalog_version == catalog_version_ && SameSearchPath(plan))
     return true;
   // Analyse again against the new catalog, as PostgreSQL replans; the
   // result columns must stay those the client was told about. Until an
