@@ -161,6 +161,10 @@ void ReadTable(const bson_t* doc, Table* t) {
             x.unique = bson_iter_as_bool(f);
           else if (!strcmp(k, "columns"))
             x.columns = GetStrings(f);
+          else if (!strcmp(k, "options"))
+            ForEach(f, [&](const char*, bson_iter_t* o) {
+              x.options.push_back(static_cast<int16_t>(GetInt(o)));
+            });
           else if (!strcmp(k, "comment"))
             x.comment = GetString(f);
           else if (!strcmp(k, "constraint"))
@@ -525,6 +529,14 @@ Status Catalog::PutTable(docstore::Session* session, std::string_view db,
     bson_append_int64(&one, "oid", -1, x.oid);
     bson_append_bool(&one, "unique", -1, x.unique);
     PutStrings(&one, "columns", x.columns);
+    if (!x.options.empty()) {
+      bson_t options;
+      bson_append_array_begin(&one, "options", -1, &options);
+      for (size_t o = 0; o < x.options.size(); o++)
+        bson_append_int32(&options, std::to_string(o).c_str(), -1,
+                          x.options[o]);
+      bson_append_array_end(&one, &options);
+    }
     if (!x.constraint.empty()) PutString(&one, "constraint", x.constraint);
     if (!x.comment.empty()) PutString(&one, "comment", x.comment);
     bson_append_document_end(&idx, &one);

@@ -50,11 +50,17 @@ struct Constraint {
   bool nulls_not_distinct = false;
 };
 
+constexpr int16_t kIndexDesc = 1;        // PostgreSQL's INDOPTION_DESC
+constexpr int16_t kIndexNullsFirst = 2;  // INDOPTION_NULLS_FIRST
+
 struct Index {
   std::string name;
   uint32_t oid = 0;
   bool unique = false;
   std::vector<std::string> columns;
+  // Per column, PostgreSQL's pg_index.indoption bits (kIndexDesc,
+  // kIndexNullsFirst); empty when every column is ASC NULLS LAST.
+  std::vector<int16_t> options;
   // The constraint that owns it ('p' / 'u'), empty for CREATE INDEX.
   std::string constraint;
   std::string comment;  // COMMENT ON INDEX

@@ -694,9 +694,21 @@ ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
       return Fail(Err(
           "42703", "column \"" + std::string(ie->name) + "\" does not exist"));
     x.columns.push_back(ie->name);
-    spec.keys.emplace_back(
-        ie->name, ie->ordering == PG_QUERY__SORT_BY_DIR__SORTBY_DESC ? -1 : 1);
+    bool desc = ie->ordering == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+    // NULLS FIRST is the default of DESC, as in PostgreSQL.
+    bool nulls_first =
+        ie->nulls_ordering == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST ||
+        (desc &&
+         ie->nulls_ordering != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST);
+    x.options.push_back(
+        static_cast<int16_t>((desc ? catalog::kIndexDesc : 0) |
+                             (nulls_first ? catalog::kIndexNullsFirst : 0)));
+    spec.keys.emplace_back(ie->name, desc ? -1 : 1);
   }
+  // All ASC NULLS LAST: nothing to keep.
+  if (std::all_of(x.options.begin(), x.options.end(),
+                  [](int16_t o) { return o == 0; }))
+    x.options.clear();
   std::string joined;
   for (const auto& c : x.columns) joined += (joined.empty() ? "" : "_") + c;
   x.name =

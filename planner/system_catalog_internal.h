@@ -102,6 +102,9 @@ inline char Persistence(const Source& s, const std::string& schema) {
 // not an index of PostgreSQL's, so the catalog does not list it (a
 // restore makes it again with the field).
 bool IsCounterIndex(const catalog::Table& t, const catalog::Index& x);
+// pg_get_indexdef(index) and pg_indexes.indexdef: CREATE INDEX with each
+// column's DESC / NULLS FIRST / NULLS LAST as PostgreSQL prints them.
+std::string IndexDefinition(const catalog::Table& t, const catalog::Index& x);
 // The sequence a column default's nextval('...') draws from, or null.
 const catalog::Sequence* DefaultSequence(const catalog::Catalog& cat,
                                          const catalog::Table& t,
@@ -143,6 +146,7 @@ void AmRows(const Source& s, std::vector<Row>* rows);
 void DatabaseRows(const Source& s, std::vector<Row>* rows);
 void RoleRows(const Source& s, std::vector<Row>* rows, bool authid);
 void IndexRows(const Source& s, std::vector<Row>* rows);
+void IndexesViewRows(const Source& s, std::vector<Row>* rows);  // pg_indexes
 void DescriptionRows(const Source& s, std::vector<Row>* rows);
 void AttributeRows(const Source& s, std::vector<Row>* rows);
 void AttrdefRows(const Source& s, std::vector<Row>* rows);

@@ -1,6 +1,7 @@
 // The OIDs the pg_catalog emulation derives for Kova's objects, relation
 // lookup by OID, the text helpers of its functions, and the session's
 // roles and databases (for pg_roles and pg_database).
+#include "planner/ddl.h"
 #include "planner/session_impl.h"
 #include "planner/system_catalog.h"
 #include "planner/system_catalog_internal.h"
@@ -75,6 +76,24 @@ bool FindRelation(const catalog::Catalog& cat, uint32_t oid, RelationRef* out) {
       return true;
     }
   return false;
+}
+
+std::string IndexDefinition(const catalog::Table& t, const catalog::Index& x) {
+  std::string cols;
+  for (size_t i = 0; i < x.columns.size(); i++) {
+    cols += (i ? ", " : "") + QuoteIdentifier(x.columns[i]);
+    int16_t option = i < x.options.size() ? x.options[i] : 0;
+    if (option & catalog::kIndexDesc)
+      cols += option & catalog::kIndexNullsFirst ? " DESC" : " DESC NULLS LAST";
+    else if (option & catalog::kIndexNullsFirst)
+      cols += " NULLS FIRST";
+  }
+  bool unique = x.unique;
+  for (const auto& c : t.constraints)
+    if (c.name == x.constraint && c.kind == 'p') unique = true;
+  return std::string("CREATE ") + (unique ? "UNIQUE " : "") + "INDEX " +
+         QuoteIdentifier(x.name) + " ON " + QuoteQualified(t.schema, t.name) +
+         " USING btree (" + cols + ")";
 }
 
 std::string DefaultExpression(const catalog::Column& column) {

@@ -722,16 +722,7 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
         *out = "";
       return true;
     }
-    std::string cols;
-    for (size_t i = 0; i < x.columns.size(); i++)
-      cols += (i ? ", " : "") + QuoteIdentifier(x.columns[i]);
-    bool unique = x.unique;
-    for (const auto& c : rel.table->constraints)
-      if (c.name == x.constraint && c.kind == 'p') unique = true;
-    *out = std::string("CREATE ") + (unique ? "UNIQUE " : "") + "INDEX " +
-           QuoteIdentifier(x.name) + " ON " +
-           QuoteQualified(rel.table->schema, rel.table->name) +
-           " USING btree (" + cols + ")";
+    *out = system_catalog::IndexDefinition(*rel.table, x);
     return true;
   }
   *error = Err("0A000", "function " + name + " is not supported yet");

@@ -307,6 +307,9 @@ void IndexRows(const Source& s, std::vector<Row>* rows) {
         const catalog::Column* col = t.FindColumn(c);
         collations.push_back(col ? static_cast<int>(Collation(col->type)) : 0);
       }
+      std::vector<int> options(x.columns.size(), 0);
+      for (size_t i = 0; i < x.options.size() && i < options.size(); i++)
+        options[i] = x.options[i];
       rows->push_back(
           {Int(x.oid),
            Int(t.oid),
@@ -326,11 +329,19 @@ void IndexRows(const Source& s, std::vector<Row>* rows) {
            IntVector(AttNums(t, x.columns), false),
            kNull,
            kNull,
-           IntVector(std::vector<int>(x.columns.size(), 0), false),
+           IntVector(options, false),
            IntVector(collations, false),
            IntVector(std::vector<int>(x.columns.size(), 0), false)});
     }
   }
+}
+
+void IndexesViewRows(const Source& s, std::vector<Row>* rows) {
+  for (const auto& [key, t] : s.cat->tables())
+    for (const auto& x : t.indexes)
+      if (!IsCounterIndex(t, x))
+        rows->push_back({Text(t.schema), Text(t.name), Text(x.name), kNull,
+                         Text(IndexDefinition(t, x))});
 }
 
 void DescriptionRows(const Source& s, std::vector<Row>* rows) {

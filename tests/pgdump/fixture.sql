@@ -15,6 +15,9 @@ CREATE SEQUENCE standalone_seq START 10 INCREMENT 2;
 CREATE SEQUENCE sales.small_seq AS smallint MAXVALUE 1000 CYCLE;
 CREATE INDEX orders_customer_idx ON sales.orders (customer_id);
 CREATE UNIQUE INDEX customers_name_idx ON customers (name, joined);
+-- Column order: DESC (NULLS FIRST by default), NULLS FIRST, DESC NULLS LAST.
+CREATE INDEX orders_total_note_idx ON sales.orders (total DESC, note NULLS FIRST);
+CREATE INDEX items_label_idx ON items (label DESC NULLS LAST);
 CREATE VIEW big_orders AS SELECT id, total FROM sales.orders WHERE total > 10;
 COMMENT ON TABLE customers IS 'who buys';
 COMMENT ON COLUMN customers.name IS 'full name';
