@@ -1,4 +1,6 @@
 // Rows of pg_type, pg_enum, pg_collation, pg_tablespace and pg_settings.
+#include <algorithm>
+
 #include "planner/system_catalog_internal.h"
 
 namespace kova::planner::system_catalog {
@@ -77,13 +79,24 @@ void TypeRows(const Source& s, std::vector<Row>* rows) {
 }
 
 void EnumRows(const Source& s, std::vector<Row>* rows) {
-  for (const auto& [key, ty] : s.cat->types()) {
-    if (ty.kind != 'e') continue;
-    for (size_t i = 0; i < ty.labels.size(); i++) {
+  // A label's OID: the first ones of a type take the slots of the type's
+  // OID (ConstraintOid, 2048 of them); a type with more labels numbers the
+  // rest from 2^31, above every slot, in the order of the types' OIDs, so
+  // that no two labels share an OID.
+  constexpr size_t kSlots = 2048;
+  std::vector<const catalog::UserType*> enums;
+  for (const auto& [key, ty] : s.cat->types())
+    if (ty.kind == 'e') enums.push_back(&ty);
+  std::sort(enums.begin(), enums.end(),
+            [](const auto* a, const auto* b) { return a->oid < b->oid; });
+  uint32_t next_extra_oid = 1u << 31;
+  for (const catalog::UserType* ty : enums) {
+    for (size_t i = 0; i < ty->labels.size(); i++) {
       char order[32];
-      snprintf(order, sizeof order, "%.9g", ty.labels[i].sort_order);
-      rows->push_back({Int(ConstraintOid(ty.oid, i)), Int(ty.oid), order,
-                       Text(ty.labels[i].label)});
+      snprintf(order, sizeof order, "%.9g", ty->labels[i].sort_order);
+      uint32_t oid = i < kSlots ? ConstraintOid(ty->oid, i) : next_extra_oid++;
+      rows->push_back(
+          {Int(oid), Int(ty->oid), order, Text(ty->labels[i].label)});
     }
   }
 }
