@@ -99,6 +99,14 @@ struct PageCache {
   std::vector<Run> queue;
   size_t queued_bytes = 0;
   std::mutex write_mu;
+  // Main database files: the file's size, or -1 when unknown. SQLite asks
+  // for it at the start of every read transaction while the WAL holds no
+  // frame (after a restart, say), a system call each time; only this
+  // process changes the file, through Write, Truncate and FileControl here.
+  std::mutex size_mu;
+  sqlite3_int64 size = -1;
+  uint64_t size_changes = 0;  // bumped by every change: a racing fstat is
+                              // not kept
   Shard& For(sqlite3_int64 offset) {
     return shards[(offset / kPageSize) % kShards];
   }
@@ -210,6 +218,18 @@ void Invalidate(PageCache* cache, sqlite3_int64 from, sqlite3_int64 to) {
     std::lock_guard<std::mutex> lock(shard.mu);
     shard.writes++;
     shard.pages.erase(page);
+  }
+}
+
+// A change of a main database file's size: `size` is the new one, or -1
+// when it is not known (a failed write, a size hint).
+void NoteSize(PageCache* cache, sqlite3_int64 size, bool grow_only) {
+  std::lock_guard<std::mutex> lock(cache->size_mu);
+  cache->size_changes++;
+  if (size < 0 || cache->size < 0) {
+    cache->size = -1;
+  } else if (!grow_only || size > cache->size) {
+    cache->size = size;
   }
 }
 
@@ -356,6 +376,9 @@ int Write(sqlite3_file* file, const void* buf, int amount,
   if (f->cache && !f->pending) {
     int rc = WriteInPieces(f->real, buf, amount, offset);
     Invalidate(f->cache, offset, offset + amount);
+    if (!f->cache->wal)
+      NoteSize(f->cache, rc == SQLITE_OK ? offset + amount : -1,
+               /*grow_only=*/true);
     return rc;
   }
   if (!f->pending) return WriteInPieces(f->real, buf, amount, offset);
@@ -388,6 +411,8 @@ int Truncate(sqlite3_file* file, sqlite3_int64 size) {
     before = -1;
   rc = f->real->pMethods->xTruncate(f->real, size);
   if (f->cache && (before < 0 || size < before)) Invalidate(f->cache, size, -1);
+  if (f->cache && !f->cache->wal)
+    NoteSize(f->cache, rc == SQLITE_OK ? size : -1, /*grow_only=*/false);
   return rc;
 }
 
@@ -402,7 +427,23 @@ int FileSize(sqlite3_file* file, sqlite3_int64* size) {
   KovaFile* f = Of(file);
   int rc = WriteOutWal(f);
   if (rc != SQLITE_OK) return rc;
-  return f->real->pMethods->xFileSize(f->real, size);
+  PageCache* cache =
+      f->cache && !f->pending && !f->cache->wal ? f->cache : nullptr;
+  uint64_t changes = 0;
+  if (cache) {
+    std::lock_guard<std::mutex> lock(cache->size_mu);
+    if (cache->size >= 0) {
+      *size = cache->size;
+      return SQLITE_OK;
+    }
+    changes = cache->size_changes;
+  }
+  rc = f->real->pMethods->xFileSize(f->real, size);
+  if (cache && rc == SQLITE_OK) {
+    std::lock_guard<std::mutex> lock(cache->size_mu);
+    if (cache->size_changes == changes) cache->size = *size;
+  }
+  return rc;
 }
 
 int Lock(sqlite3_file* file, int level) {
@@ -420,7 +461,13 @@ int FileControl(sqlite3_file* file, int op, void* arg) {
     return WriteOutWal(f->path && !f->pending ? f->wal : f);
   int rc = FlushWal(f);
   if (rc != SQLITE_OK) return rc;
-  return f->real->pMethods->xFileControl(f->real, op, arg);
+  rc = f->real->pMethods->xFileControl(f->real, op, arg);
+  // The unix VFS may extend the file for a size hint (with mmap or a chunk
+  // size); other controls leave its size alone.
+  if (f->cache && !f->cache->wal &&
+      (op == SQLITE_FCNTL_SIZE_HINT || op == SQLITE_FCNTL_CHUNK_SIZE))
+    NoteSize(f->cache, -1, /*grow_only=*/false);
+  return rc;
 }
 int SectorSize(sqlite3_file* file) {
   return Of(file)->real->pMethods->xSectorSize(Of(file)->real);
