@@ -34,7 +34,7 @@ bool expr_detail::CompareValues(uint32_t lt, uint32_t rt, const std::string& lv,
       ToInt64(*r, &b);
       c = a < b ? -1 : a > b;
     } else if (IsFloat(t)) {
-      double a = ToDouble(*l), b = ToDouble(*r);
+      double a = ToDoubleOf(lt, *l), b = ToDoubleOf(rt, *r);
       // PostgreSQL orders NaN above everything and equal to itself.
       if (std::isnan(a) || std::isnan(b))
         c = std::isnan(a) && std::isnan(b) ? 0 : std::isnan(a) ? 1 : -1;
@@ -317,7 +317,7 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
     return true;
   }
   if (IsFloat(t)) {
-    double a = ToDouble(*l), b = ToDouble(*r), v;
+    double a = ToDoubleOf(lt, *l), b = ToDoubleOf(rt, *r), v;
     if (op == "+")
       v = a + b;
     else if (op == "-")
@@ -331,8 +331,15 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
       }
       v = a / b;
     }
+    // real arithmetic is float arithmetic (float4pl and the others).
+    if (t == oid::kFloat4) v = static_cast<float>(v);
     if (std::isinf(v) && !std::isinf(a) && !std::isinf(b)) {
       *error = Err("22003", "value out of range: overflow");
+      return false;
+    }
+    if (v == 0 && (op == "*" || op == "/") && a != 0 &&
+        (op == "/" ? !std::isinf(b) : b != 0)) {
+      *error = Err("22003", "value out of range: underflow");
       return false;
     }
     return FormatDouble(v, t, ctx, out, error);

@@ -91,6 +91,14 @@ inline double ToDouble(const std::string& s) {
   return std::strtod(s.c_str(), nullptr);
 }
 
+// A number of type `type` as a double: a real widens from its float (its
+// text is the shortest that reads back as that float, "1.1" for
+// 1.10000002384185791), as PostgreSQL's float4-to-float8 promotion does.
+inline double ToDoubleOf(uint32_t type, const std::string& s) {
+  double d = ToDouble(s);
+  return type == oid::kFloat4 ? static_cast<double>(static_cast<float>(d)) : d;
+}
+
 inline bool FormatDouble(double d, uint32_t type, const types::TypeContext& ctx,
                          Value* out, PgError* error) {
   char buf[64];

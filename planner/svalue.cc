@@ -155,6 +155,10 @@ bool ToSValue(uint32_t type, const Value& canonical,
       }
       out->kind = SKind::kReal;
       out->d = expr_detail::ToDouble(text);
+      // A real holds a float's value: as a double (in arithmetic with
+      // double precision, numeric, comparisons, avg) it is that float
+      // widened, 1.100000023841858 for 1.1, not the decimal of its text.
+      if (type == oid::kFloat4) out->d = static_cast<float>(out->d);
       return true;
     case oid::kBpchar: {
       // char(n) compares without its trailing blanks: they are not stored
