@@ -6,9 +6,12 @@
 // no \m \M \y \Y word anchors, no embedded options other than a leading
 // (?i) being refused, no lookbehind, and POSIX leftmost-longest alternation
 // is ECMAScript leftmost-first.
+#include <locale.h>
 #include <openssl/evp.h>
 
 #include <algorithm>
+#include <clocale>
+#include <cwctype>
 #include <random>
 #include <regex>
 
@@ -70,10 +73,57 @@ std::string FromWide(const std::wstring& w) {
   return s;
 }
 
-std::string AsciiLower(std::string s) {
-  for (char& c : s) c = types::util::ToLower(c);
-  return s;
+// Case mapping as PostgreSQL's lower/upper/initcap do under the C.UTF-8
+// LC_CTYPE Kova's databases report (datctype): towlower/towupper of that
+// locale on each character, a locale object of its own so that nothing
+// else in the process changes. Without it (no C.UTF-8): ASCII only.
+locale_t CtypeLocale() {
+  static locale_t loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", nullptr);
+  return loc;
 }
+
+enum class CaseMap { kLower, kUpper, kInitcap };
+
+std::string MapCase(const std::string& s, CaseMap how) {
+  locale_t loc = CtypeLocale();
+  bool ascii = true;
+  for (char c : s) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
+  std::string out;
+  out.reserve(s.size());
+  bool in_word = false;
+  auto map = [&](uint32_t c, bool lower) -> uint32_t {
+    if (c < 0x80 || !loc)
+      return lower ? types::util::ToLower(static_cast<char>(c))
+                   : types::util::ToUpper(static_cast<char>(c));
+    return static_cast<uint32_t>(lower ? towlower_l(c, loc)
+                                       : towupper_l(c, loc));
+  };
+  auto alnum = [&](uint32_t c) {
+    if (c < 0x80 || !loc) return types::util::IsAlnum(static_cast<char>(c));
+    return iswalnum_l(c, loc) != 0;
+  };
+  if (ascii) {
+    for (char c : s) {
+      uint32_t m =
+          how == CaseMap::kInitcap
+              ? map(static_cast<unsigned char>(c), in_word)
+              : map(static_cast<unsigned char>(c), how == CaseMap::kLower);
+      out.push_back(static_cast<char>(m));
+      in_word = alnum(m);
+    }
+    return out;
+  }
+  for (wchar_t w : ToWide(s)) {
+    uint32_t c = static_cast<uint32_t>(w);
+    uint32_t m = how == CaseMap::kInitcap ? map(c, in_word)
+                                          : map(c, how == CaseMap::kLower);
+    AppendUtf8(&out, m);
+    in_word = alnum(m);
+  }
+  return out;
+}
+
+std::string FoldLower(std::string s) { return MapCase(s, CaseMap::kLower); }
 
 bool LikeRec(const std::string& s, size_t si, const std::string& p, size_t pi,
              bool* error_end) {
@@ -555,7 +605,7 @@ bool LikeMatch(const std::string& s, const std::string& p,
                PgError* error) {
   (void)escape;  // patterns arrive with backslash escapes (like_escape)
   bool error_end = false;
-  *match = insensitive ? LikeRec(AsciiLower(s), 0, AsciiLower(p), 0, &error_end)
+  *match = insensitive ? LikeRec(FoldLower(s), 0, FoldLower(p), 0, &error_end)
                        : LikeRec(s, 0, p, 0, &error_end);
   if (error_end) {
     *error = Err("22025", "LIKE pattern must not end with escape character");
@@ -707,6 +757,11 @@ bool EvalStringFunction(const Expr& e, const std::vector<Value>& args,
                                         "repeat",
                                         "reverse",
                                         "md5",
+                                        "overlay",
+                                        "sha224",
+                                        "sha256",
+                                        "sha384",
+                                        "sha512",
                                         "ascii",
                                         "to_hex",
                                         "quote_ident",
@@ -753,16 +808,9 @@ bool EvalStringFunction(const Expr& e, const std::vector<Value>& args,
     *out = std::to_string(
         8 * (t0 == oid::kBytea ? ByteaBytes(s).size() : s.size()));
   } else if (n == "lower" || n == "upper") {
-    for (char& c : s)  // ASCII only, as the C collation
-      c = n == "lower" ? types::util::ToLower(c) : types::util::ToUpper(c);
-    *out = s;
+    *out = MapCase(s, n == "lower" ? CaseMap::kLower : CaseMap::kUpper);
   } else if (n == "initcap") {
-    bool in_word = false;
-    for (char& c : s) {
-      c = in_word ? types::util::ToLower(c) : types::util::ToUpper(c);
-      in_word = types::util::IsAlnum(c);
-    }
-    *out = s;
+    *out = MapCase(s, CaseMap::kInitcap);
   } else if ((n == "substring" || n == "substr") &&
              (e.args[1]->type != oid::kText)) {
     std::vector<size_t> st = CharStarts(s);
@@ -787,6 +835,50 @@ bool EvalStringFunction(const Expr& e, const std::vector<Value>& args,
     } else {
       *out = s.substr(st[from - 1], st[end - 1] - st[from - 1]);
     }
+  } else if (n == "overlay") {
+    // overlay(s placing r from p [for n]): the characters of s before p,
+    // r, then s from p + n on (n defaults to r's length), as text_overlay.
+    std::vector<size_t> st = CharStarts(s);
+    int64_t chars = static_cast<int64_t>(st.size()) - 1;
+    const std::string& r = *args[1];
+    int64_t start, count;
+    ToInt64(*args[2], &start);
+    if (args.size() > 3) {
+      ToInt64(*args[3], &count);
+    } else {
+      count = static_cast<int64_t>(types::util::Utf8Length(r));
+    }
+    int64_t after = start + count;  // both int4: no int64 overflow
+    if (after > INT32_MAX || after < INT32_MIN) {
+      *error = Err("22003", "integer out of range");
+      return false;
+    }
+    if (start < 1) {
+      *error = Err("22011", "negative substring length not allowed");
+      return false;
+    }
+    int64_t head = std::min<int64_t>(start - 1, chars);
+    std::string result = s.substr(0, st[head]);
+    result += r;
+    after = std::max<int64_t>(after, 1);
+    if (after <= chars) result += s.substr(st[after - 1]);
+    *out = std::move(result);
+  } else if (n == "sha224" || n == "sha256" || n == "sha384" || n == "sha512") {
+    const EVP_MD* md = n == "sha224"   ? EVP_sha224()
+                       : n == "sha256" ? EVP_sha256()
+                       : n == "sha384" ? EVP_sha384()
+                                       : EVP_sha512();
+    std::string data = ByteaBytes(s);
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    EVP_Digest(data.data(), data.size(), digest, &len, md, nullptr);
+    static const char* hex = "0123456789abcdef";
+    std::string result = "\\x";
+    for (unsigned int i = 0; i < len; i++) {
+      result += hex[digest[i] >> 4];
+      result += hex[digest[i] & 15];
+    }
+    *out = std::move(result);
   } else if (n == "substring") {
     // substring(text from pattern) and substring(text similar pattern
     // escape esc).

@@ -93,3 +93,9 @@ SELECT 'a' COLLATE "no_such_collation";
 -- char(n) keeps its padding for LIKE and regular expressions
 SELECT 'ab'::char(4) LIKE 'ab', 'ab'::char(4) LIKE 'ab%', 'ab'::char(4) ~ 'b$',
        'ab'::char(4) || 'c', length('ab'::char(4)), upper('ab'::char(4)) || '|';
+-- Case mapping follows the database's LC_CTYPE (C.UTF-8): every letter
+-- with a simple case mapping, not only ASCII ones; ILIKE folds the same way.
+SELECT lower('ÉA Straße ΣΑΣ'), upper('éa straße σας ǆ'),
+       initcap('éa bÉ ǆemal hello-wORLD 3rd');
+SELECT 'é' ILIKE 'É', 'ÉCOLE' ILIKE 'éc%', 'x' NOT ILIKE 'X', 'Ω' ILIKE 'ω';
+SELECT lower('İ'), upper('ı'), upper('ﬁ'), lower('ÅNGSTRÖM'), initcap('ǅ');
