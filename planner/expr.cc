@@ -1269,7 +1269,8 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
   if (!f->over &&
       (name == "count" || name == "sum" || name == "avg" || name == "min" ||
        name == "max" || name == "bool_and" || name == "bool_or" ||
-       name == "every" || name == "string_agg" || name == "array_agg"))
+       name == "every" || name == "string_agg" || name == "array_agg" ||
+       IsJsonAggregate(name)))
     return AnalyzeAggregate(f, name, out, error);
   if (f->agg_star || f->n_agg_order > 0 || f->agg_filter || f->over ||
       f->agg_distinct) {
@@ -1352,11 +1353,9 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
   if (name == "regexp_matches" || name == "regexp_split_to_table" ||
       name == "unnest" || name == "generate_subscripts" ||
       name == "string_to_table" || name == "generate_series" ||
-      name == "json_agg" || name == "jsonb_agg" || name == "json_object_agg" ||
-      name == "jsonb_object_agg" || name == "json_each" ||
-      name == "jsonb_each" || name == "json_array_elements" ||
-      name == "jsonb_array_elements" || name == "json_object_keys" ||
-      name == "jsonb_object_keys") {
+      name == "json_each" || name == "jsonb_each" ||
+      name == "json_array_elements" || name == "jsonb_array_elements" ||
+      name == "json_object_keys" || name == "jsonb_object_keys") {
     *error = Err("0A000",
                  "function " + name +
                      " is not supported yet (set-returning functions are "
@@ -1627,7 +1626,7 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
   // `value`.
   std::vector<std::unique_ptr<Expr>> order_keys;
   std::string order_flags;
-  if (name == "string_agg" || name == "array_agg") {
+  if (name == "string_agg" || name == "array_agg" || IsJsonAggregate(name)) {
     for (size_t i = 0; i < f->n_agg_order; i++) {
       const PgQuery__SortBy* sb = f->agg_order[i]->sort_by;
       std::unique_ptr<Expr> key;
@@ -1651,12 +1650,19 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
     *error = NoFunction(name, e->args, f->location);
     return false;
   };
-  size_t want_args = name == "string_agg" ? 2 : 1;
+  size_t want_args =
+      name == "string_agg" || name.ends_with("object_agg") ? 2 : 1;
   if (e->args.size() != want_args) return no_function();
   // Unknown literals: text for string_agg/min/max/count, as PostgreSQL's
   // preferred type of the string category.
   for (auto& arg : e->args) {
     if (arg->type == oid::kUnknown) {
+      if (name == "json_agg" || name == "jsonb_agg") {
+        *error = Err("42804",
+                     "could not determine polymorphic type because input "
+                     "has type unknown");
+        return false;
+      }
       if (name == "sum" || name == "avg") {
         PgError err =
             Err("42725", "function " + name + "(unknown) is not unique",
@@ -1705,6 +1711,9 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
   } else if (name == "string_agg") {
     if (!IsText(t) || !IsText(e->args[1]->type)) return no_function();
     e->type = oid::kText;
+  } else if (IsJsonAggregate(name)) {
+    e->type = name.rfind("jsonb", 0) == 0 ? oid::kJsonb : oid::kJson;
+    e->typmod = -1;
   } else if (name == "array_agg") {
     // Of arrays: one more dimension.
     uint32_t array = types::ArrayElementType(t) ? t : types::ArrayTypeOf(t);

@@ -88,6 +88,14 @@ const std::vector<FunctionDef>& Functions() {
       {"split_part", {T, T, I4}, T},
       {"md5", {T}, T},
       {"md5", {BY}, T},
+      {"encode", {BY, T}, T},
+      {"decode", {T, T}, BY},
+      {"sha224", {BY}, BY},
+      {"sha256", {BY}, BY},
+      {"sha384", {BY}, BY},
+      {"sha512", {BY}, BY},
+      {"overlay", {T, T, I4, I4}, T},
+      {"overlay", {T, T, I4}, T},
       {"ascii", {T}, I4},
       {"chr", {I4}, T},
       {"to_hex", {I4}, T},
@@ -247,6 +255,10 @@ const std::vector<FunctionDef>& Functions() {
       {"setval", {T, I8, B}, I8},
       {"pg_get_serial_sequence", {T, T}, T},
       {"kova.command", {T, JB}, JB},
+      {"jsonb_set", {JB, T, JB}, JB},
+      {"jsonb_set", {JB, T, JB, B}, JB},
+      {"jsonb_set", {JB, 1009, JB}, JB},
+      {"jsonb_set", {JB, 1009, JB, B}, JB},
       // Advisory locks (advisory_locks.cc): a bigint key or two int keys.
       {"pg_advisory_lock", {I8}, oid::kVoid},
       {"pg_advisory_lock", {I4, I4}, oid::kVoid},
@@ -427,6 +439,8 @@ const std::vector<FunctionDef>& Operators() {
     d.push_back({"?", {JB, T}, B});
     d.push_back({"-", {JB, T}, JB});
     d.push_back({"-", {JB, I4}, JB});
+    d.push_back({"#-", {JB, T}, JB});
+    d.push_back({"#-", {JB, 1009}, JB});
     return d;
   }();
   return defs;

@@ -156,10 +156,13 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
     return true;
   }
   if (!l || !r) return true;  // strict operators: NULL in, NULL out
+  bool handled_json = false;
   if (op == "||" && lt == oid::kBytea && rt == oid::kBytea) {
     *out = *l + r->substr(std::min<size_t>(2, r->size()));
     return true;
   }
+  if (op == "||" && lt == oid::kJsonb && rt == oid::kJsonb)
+    return EvalJsonFunction(e, {l, r}, hooks, &handled_json, out, error);
   if (op == "||") {
     // Each side as text: char(n) loses its padding, other types go through
     // their cast to text (bool -> "true").
@@ -493,6 +496,7 @@ bool EvalFunction(const Expr& e, const std::vector<Value>& args,
     if (!handled) ok = EvalJsonFunction(e, args, hooks, &handled, out, error);
     if (!handled) ok = EvalFormatFunction(e, args, hooks, &handled, out, error);
     if (!handled) ok = EvalArrayFunction(e, args, hooks, &handled, out, error);
+    if (!handled) ok = EvalBytesFunction(e, args, hooks, &handled, out, error);
     if (!handled) {
       *error = Err("0A000", "function " + n + " is not supported yet");
       return false;

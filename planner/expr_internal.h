@@ -57,6 +57,11 @@ inline PgError NoFunction(const std::string& name,
 inline bool IsInteger(uint32_t t) {
   return t == oid::kInt2 || t == oid::kInt4 || t == oid::kInt8;
 }
+// json_agg, jsonb_agg, json_object_agg, jsonb_object_agg (json_agg.cc).
+inline bool IsJsonAggregate(const std::string& name) {
+  return name == "json_agg" || name == "jsonb_agg" ||
+         name == "json_object_agg" || name == "jsonb_object_agg";
+}
 inline bool IsFloat(uint32_t t) {
   return t == oid::kFloat4 || t == oid::kFloat8;
 }
@@ -256,9 +261,15 @@ bool EvalFormatFunction(const Expr& e, const std::vector<Value>& args,
 bool EvalJsonFunction(const Expr& e, const std::vector<Value>& args,
                       SessionHooks* hooks, bool* handled, Value* out,
                       PgError* error);
+bool EvalBytesFunction(const Expr& e, const std::vector<Value>& args,
+                       SessionHooks* hooks, bool* handled, Value* out,
+                       PgError* error);
 bool EvalArrayFunction(const Expr& e, const std::vector<Value>& args,
                        SessionHooks* hooks, bool* handled, Value* out,
                        PgError* error);
+// to_json of a value of `type` (NULL is "null"), under `ctx`.
+bool ValueToJson(uint32_t type, const Value& v, const types::TypeContext& ctx,
+                 std::string* out, PgError* error);
 // array_to_json (also to_json of an array).
 bool ArrayToJson(uint32_t type, const std::string& value, bool pretty,
                  const types::TypeContext& ctx, std::string* out,

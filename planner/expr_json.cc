@@ -459,6 +459,78 @@ bool Contains(const JNode& a, const JNode& b) {
   return false;
 }
 
+// jsonb_set and #- (setPath in PostgreSQL's jsonfuncs.c): `node` with the
+// value at path[level...] replaced by `value` (nullptr: deleted). A key or
+// index that is missing adds `value` when `create` and at the path's last
+// element (an index before the start prepends, past the end appends);
+// otherwise nothing changes. Writes the result's JSON text.
+bool SetPath(const JNode& node, const std::vector<std::string>& path,
+             size_t level, const std::string* value, bool create,
+             std::string* out, PgError* error) {
+  const bool last = level + 1 == path.size();
+  const std::string& key = path[level];
+  if (node.kind == 'o') {
+    std::string j = "{";
+    bool found = false;
+    for (const auto& m : node.members) {
+      std::string member = m.second.text;
+      if (m.first == key) {
+        found = true;
+        if (last) {
+          if (!value) continue;
+          member = *value;
+        } else if (!SetPath(m.second, path, level + 1, value, create, &member,
+                            error)) {
+          return false;
+        }
+      }
+      if (j.size() > 1) j += ", ";
+      j += Quote(m.first) + ": " + member;
+    }
+    if (!found && last && value && create) {
+      if (j.size() > 1) j += ", ";
+      j += Quote(key) + ": " + *value;
+    }
+    *out = j + "}";
+    return true;
+  }
+  if (node.kind == 'a') {
+    int64_t idx;
+    if (!ToInt64(key, &idx)) {
+      *error =
+          Err("22P02", "path element at position " + std::to_string(level + 1) +
+                           " is not an integer: \"" + key + "\"");
+      return false;
+    }
+    const int64_t n = static_cast<int64_t>(node.items.size());
+    if (idx < 0) idx += n;
+    std::string j = "[";
+    auto add = [&](const std::string& item) {
+      if (j.size() > 1) j += ", ";
+      j += item;
+    };
+    if (idx < 0 && last && value && create) add(*value);
+    for (int64_t i = 0; i < n; i++) {
+      const JNode& item = node.items[i];
+      if (i != idx) {
+        add(item.text);
+      } else if (last) {
+        if (value) add(*value);
+      } else {
+        std::string inner;
+        if (!SetPath(item, path, level + 1, value, create, &inner, error))
+          return false;
+        add(inner);
+      }
+    }
+    if (idx >= n && last && value && create) add(*value);
+    *out = j + "]";
+    return true;
+  }
+  *out = node.text;  // a scalar inside the path: unchanged
+  return true;
+}
+
 }  // namespace
 
 bool ArrayToJson(uint32_t type, const std::string& value, bool pretty,
@@ -561,7 +633,10 @@ bool EvalJsonFunction(const Expr& e, const std::vector<Value>& args,
                                        "@>",
                                        "<@",
                                        "?",
-                                       "-"};
+                                       "-",
+                                       "||",
+                                       "#-",
+                                       "jsonb_set"};
   bool known = false;
   for (const char* k : kNames)
     if (n == k) known = true;
@@ -667,10 +742,73 @@ bool EvalJsonFunction(const Expr& e, const std::vector<Value>& args,
     std::string norm;
     if (!types::json::Normalize(j, &norm, error)) return false;
     *out = norm;
+  } else if (n == "jsonb_set" || n == "#-") {
+    std::vector<std::string> path;
+    if (!ParsePath(*args[1], &path, error)) return false;
+    if (doc.kind != 'o' && doc.kind != 'a') {
+      *error = Err("22023", n == "#-" ? "cannot delete path in scalar"
+                                      : "cannot set path in scalar");
+      return false;
+    }
+    if (path.empty()) {
+      *out = *args[0];
+      return true;
+    }
+    std::string value;
+    if (n == "jsonb_set") {
+      JNode parsed;
+      if (!ParseJson(*args[2], &parsed, error)) return false;
+      value = parsed.text;
+    }
+    bool create = n == "jsonb_set" && (args.size() < 4 || *args[3] == "t");
+    std::string j;
+    if (!SetPath(doc, path, 0, n == "jsonb_set" ? &value : nullptr, create, &j,
+                 error))
+      return false;
+    std::string norm;
+    if (!types::json::Normalize(j, &norm, error)) return false;
+    *out = norm;
+  } else if (n == "||") {
+    // jsonb_concat: two objects merge (the right one's keys win); otherwise
+    // both sides as arrays (a non-array is an array of itself), joined.
+    JNode other;
+    if (!ParseJson(*args[1], &other, error)) return false;
+    std::string j;
+    if (doc.kind == 'o' && other.kind == 'o') {
+      j = "{";
+      for (const JNode* side : {&doc, &other})
+        for (const auto& m : side->members) {
+          if (j.size() > 1) j += ", ";
+          j += Quote(m.first) + ": " + m.second.text;
+        }
+      j += "}";
+    } else {
+      j = "[";
+      for (const JNode* side : {&doc, &other}) {
+        if (side->kind != 'a') {
+          if (j.size() > 1) j += ", ";
+          j += side->text;
+          continue;
+        }
+        for (const JNode& x : side->items) {
+          if (j.size() > 1) j += ", ";
+          j += x.text;
+        }
+      }
+      j += "]";
+    }
+    std::string norm;
+    if (!types::json::Normalize(j, &norm, error)) return false;
+    *out = norm;
   } else if (n == "json_strip_nulls" || n == "jsonb_strip_nulls") {
     *handled = false;
   }
   return true;
+}
+
+bool ValueToJson(uint32_t type, const Value& v, const types::TypeContext& ctx,
+                 std::string* out, PgError* error) {
+  return ToJson(type, v, ctx, out, error);
 }
 
 }  // namespace kova::planner::expr_detail

@@ -758,10 +758,6 @@ bool EvalStringFunction(const Expr& e, const std::vector<Value>& args,
                                         "reverse",
                                         "md5",
                                         "overlay",
-                                        "sha224",
-                                        "sha256",
-                                        "sha384",
-                                        "sha512",
                                         "ascii",
                                         "to_hex",
                                         "quote_ident",
@@ -862,22 +858,6 @@ bool EvalStringFunction(const Expr& e, const std::vector<Value>& args,
     result += r;
     after = std::max<int64_t>(after, 1);
     if (after <= chars) result += s.substr(st[after - 1]);
-    *out = std::move(result);
-  } else if (n == "sha224" || n == "sha256" || n == "sha384" || n == "sha512") {
-    const EVP_MD* md = n == "sha224"   ? EVP_sha224()
-                       : n == "sha256" ? EVP_sha256()
-                       : n == "sha384" ? EVP_sha384()
-                                       : EVP_sha512();
-    std::string data = ByteaBytes(s);
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    EVP_Digest(data.data(), data.size(), digest, &len, md, nullptr);
-    static const char* hex = "0123456789abcdef";
-    std::string result = "\\x";
-    for (unsigned int i = 0; i < len; i++) {
-      result += hex[digest[i] >> 4];
-      result += hex[digest[i] & 15];
-    }
     *out = std::move(result);
   } else if (n == "substring") {
     // substring(text from pattern) and substring(text similar pattern

@@ -513,28 +513,10 @@ bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
   const char* saved_window = window_context_;
   aggregate_context_ = "functions in FROM";
   window_context_ = "functions in FROM";
-  for (size_t i = 0; i < f->n_args; i++) {
-    std::unique_ptr<Expr> e;
-    if (!analyzer_.Analyze(f->args[i], &e, error)) {
-      aggregate_context_ = saved;
-      window_context_ = saved_window;
-      return false;
-    }
-    if (e->type == oid::kInt8) type = oid::kInt8;
-    args.push_back(std::move(e));
-  }
+  bool analysed = AnalyzeSeriesArgs(f, &args, &type, error);
   aggregate_context_ = saved;
   window_context_ = saved_window;
-  for (auto& e : args) {
-    if (!analyzer_.Coerce(&e, type, -1, error)) return false;
-    if (!IsInteger(e->type)) {
-      *error = Err(
-          "0A000",
-          "generate_series over " + TypeName(e->type) + " is not supported yet",
-          f->location);
-      return false;
-    }
-  }
+  if (!analysed) return false;
   if (args.size() == 3 && args[2]->kind == Expr::Kind::kConst &&
       args[2]->value && *args[2]->value == "0") {
     *error = Err("22023", "step size cannot equal zero");
@@ -566,6 +548,29 @@ bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
   entry.columns.push_back({column, type, -1, sql_alias + ".c0", 0});
   entries_.push_back(std::move(entry));
   return !emit_failed_ || (*error = emit_error_, false);
+}
+
+bool QueryCompiler::AnalyzeSeriesArgs(const PgQuery__FuncCall* f,
+                                      std::vector<std::unique_ptr<Expr>>* args,
+                                      uint32_t* type, PgError* error) {
+  *type = oid::kInt4;
+  for (size_t i = 0; i < f->n_args; i++) {
+    std::unique_ptr<Expr> e;
+    if (!analyzer_.Analyze(f->args[i], &e, error)) return false;
+    if (e->type == oid::kInt8) *type = oid::kInt8;
+    args->push_back(std::move(e));
+  }
+  for (auto& e : *args) {
+    if (!analyzer_.Coerce(&e, *type, -1, error)) return false;
+    if (!IsInteger(e->type)) {
+      *error = Err(
+          "0A000",
+          "generate_series over " + TypeName(e->type) + " is not supported yet",
+          f->location);
+      return false;
+    }
+  }
+  return true;
 }
 
 bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
@@ -1241,6 +1246,25 @@ std::string QueryCompiler::EmitAggregateCall(
   }
   if (e.name == "string_agg")
     return "group_concat(" + d + a + ", " + Emit(*args[1]) + ")";
+  if (IsJsonAggregate(e.name)) {
+    // kova_json_agg(name, type, second type, distinct, order flags, value,
+    // second value, keys...); DISTINCT without ORDER BY sorts by the value,
+    // as PostgreSQL's sorted distinct aggregation does.
+    bool object = e.name.ends_with("object_agg");
+    size_t values = object ? 2 : 1;
+    std::string flags = OrderFlags(e, args, values);
+    std::string keys;
+    for (size_t i = values; i < args.size(); i++) keys += ", " + Emit(*args[i]);
+    if (e.distinct && args.size() == values) {
+      flags = "AL|" + std::to_string(t) + ",";
+      keys = ", " + a;
+    }
+    return "kova_json_agg(" + SqlQuoteLiteral(e.name) + ", " +
+           std::to_string(t) + ", " +
+           (object ? std::to_string(args[1]->type) : "0") + ", " +
+           (e.distinct ? "1" : "0") + ", " + SqlQuoteLiteral(flags) + ", " + a +
+           ", " + (object ? Emit(*args[1]) : "NULL") + keys + ")";
+  }
   if (e.name == "array_agg") {
     // kova_array_agg(input type, distinct, order flags, value, keys...):
     // rows are collected, sorted by the keys and built into the array.

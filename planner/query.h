@@ -112,6 +112,8 @@ std::string SortDirectionSql(const PgQuery__SortBy* sort);
 // Registers the SQLite functions of query_array.cc (kova_array_rows,
 // kova_array_elem, kova_subscripts) on a connection.
 int RegisterArrayFunctions(sqlite3* db, SqlRuntime* runtime);
+// Registers kova_json_agg (json_agg.cc) on a connection.
+int RegisterJsonAggregates(sqlite3* db, SqlRuntime* runtime);
 
 // What the compiler needs from the session.
 struct CompileContext {
@@ -185,6 +187,16 @@ class QueryCompiler : public ExprScope {
   bool AddArrayFunctionItem(const PgQuery__RangeFunction* rf,
                             const PgQuery__FuncCall* f, const std::string& name,
                             std::string* sql, PgError* error);
+  // generate_series(start, stop [, step]) over integers: the arguments
+  // analysed and coerced to int4 or int8 (`type`); 0A000 for other types.
+  bool AnalyzeSeriesArgs(const PgQuery__FuncCall* f,
+                         std::vector<std::unique_ptr<Expr>>* args,
+                         uint32_t* type, PgError* error);
+  // generate_series in a SELECT list: its part of kova_srf_rows' arguments
+  // and the column `col` that reads it (query_array.cc).
+  bool SelectListSeries(const PgQuery__FuncCall* f, size_t k,
+                        const std::string& column, std::string* call,
+                        Expr* col, PgError* error);
   // generate_subscripts(anyarray, int4 [, bool]): coerces the arguments,
   // 42883 when they do not fit.
   bool CheckSubscriptsArgs(std::vector<std::unique_ptr<Expr>>* args,

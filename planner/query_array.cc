@@ -115,6 +115,25 @@ void SelectListRows(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   std::vector<std::vector<std::optional<std::string>>> cols;
   PgError error;
   for (int i = 0; i + 4 < argc; i += 5) {
+    if (sqlite3_value_int64(argv[i]) == 2) {
+      // generate_series(start, stop, step) over integers.
+      cols.emplace_back();
+      if (sqlite3_value_type(argv[i + 1]) == SQLITE_NULL ||
+          sqlite3_value_type(argv[i + 2]) == SQLITE_NULL ||
+          sqlite3_value_type(argv[i + 3]) == SQLITE_NULL)
+        continue;
+      int64_t v = sqlite3_value_int64(argv[i + 1]);
+      int64_t stop = sqlite3_value_int64(argv[i + 2]);
+      int64_t step = sqlite3_value_int64(argv[i + 3]);
+      if (step == 0)
+        return Fail(ctx, Err("22023", "step size cannot equal zero"));
+      for (;;) {
+        if (step > 0 ? v > stop : v < stop) break;
+        cols.back().push_back(std::to_string(v));
+        if (__builtin_add_overflow(v, step, &v)) break;
+      }
+      continue;
+    }
     uint32_t type = static_cast<uint32_t>(sqlite3_value_int64(argv[i + 3]));
     types::ArrayValue v;
     if (!ParseStored(type, argv[i + 4], &v, &error)) return Fail(ctx, error);
@@ -328,7 +347,9 @@ namespace {
 bool IsSelectListSrf(const PgQuery__FuncCall* f) {
   std::string name = sql::JoinNames(f->funcname, f->n_funcname);
   if (name.rfind("pg_catalog.", 0) == 0) name = name.substr(11);
-  return (name == "unnest" || name == "generate_subscripts") && !f->over;
+  return (name == "unnest" || name == "generate_subscripts" ||
+          name == "generate_series") &&
+         !f->over;
 }
 
 // The set-returning calls of a select-list expression, outside subqueries.
@@ -375,6 +396,31 @@ bool QueryCompiler::ReplaceCall(const PgQuery__FuncCall* f,
   return true;
 }
 
+bool QueryCompiler::SelectListSeries(const PgQuery__FuncCall* f, size_t k,
+                                     const std::string& column,
+                                     std::string* call, Expr* col,
+                                     PgError* error) {
+  if (f->n_args < 2 || f->n_args > 3) {
+    std::vector<std::unique_ptr<Expr>> args;
+    for (size_t i = 0; i < f->n_args; i++) {
+      args.emplace_back();
+      if (!analyzer_.Analyze(f->args[i], &args.back(), error)) return false;
+    }
+    *error = NoFunction("generate_series", args, f->location);
+    return false;
+  }
+  std::vector<std::unique_ptr<Expr>> args;
+  uint32_t type;
+  if (!AnalyzeSeriesArgs(f, &args, &type, error)) return false;
+  *call += std::string(k ? ", " : "") + "2, " + Emit(*args[0]) + ", " +
+           Emit(*args[1]) + ", " + (args.size() == 3 ? Emit(*args[2]) : "1") +
+           ", " + std::to_string(type);
+  col->type = type;
+  col->typmod = -1;
+  col->name = "CAST(" + column + " AS INTEGER)";
+  return true;
+}
+
 bool QueryCompiler::AddSelectListUnnest(const PgQuery__SelectStmt* s,
                                         std::string* from, PgError* error) {
   std::vector<const PgQuery__FuncCall*> calls;
@@ -395,6 +441,13 @@ bool QueryCompiler::AddSelectListUnnest(const PgQuery__SelectStmt* s,
         "json_extract(" + sql_alias + ".value, '$[" + std::to_string(k) + "]')";
     auto col = std::make_shared<Expr>();
     col->kind = Expr::Kind::kColumn;
+    if (std::string_view(sql::JoinNames(f->funcname, f->n_funcname))
+            .ends_with("generate_series")) {
+      if (!SelectListSeries(f, k, column, &call, col.get(), error))
+        return false;
+      unnest_calls_[f] = col;
+      continue;
+    }
     if (std::string_view(sql::JoinNames(f->funcname, f->n_funcname))
             .ends_with("generate_subscripts")) {
       std::vector<std::unique_ptr<Expr>> args;

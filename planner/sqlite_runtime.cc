@@ -7,6 +7,7 @@
 #include <limits>
 #include <memory>
 
+#include "planner/aggregate_order.h"
 #include "planner/decimal.h"
 #include "planner/expr_internal.h"
 #include "planner/query.h"
@@ -301,88 +302,6 @@ struct OrderedAgg {
   std::vector<Row> rows;
 };
 
-int CompareSValues(const SValue& a, const SValue& b) {
-  auto rank = [](const SValue& v) {
-    switch (v.kind) {
-      case SKind::kInt:
-      case SKind::kReal:
-        return 1;
-      case SKind::kText:
-        return 2;
-      case SKind::kBlob:
-        return 3;
-      default:
-        return 0;
-    }
-  };
-  int ra = rank(a), rb = rank(b);
-  if (ra != rb) return ra < rb ? -1 : 1;
-  if (ra == 1) {
-    double x = a.kind == SKind::kInt ? static_cast<double>(a.i) : a.d;
-    double y = b.kind == SKind::kInt ? static_cast<double>(b.i) : b.d;
-    if (a.kind == SKind::kInt && b.kind == SKind::kInt)
-      return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
-  return a.s.compare(b.s) < 0 ? -1 : a.s == b.s ? 0 : 1;
-}
-
-// The ORDER BY of an ordered aggregate (string_agg, array_agg), from its
-// flags: two letters per key, A/D for the direction and F/L for where nulls
-// go, then "|" and each key's type OID followed by ",", so that keys
-// compare as their types do (numeric, interval, arrays, enums) rather than
-// by their stored form.
-class AggregateOrder {
- public:
-  explicit AggregateOrder(const std::string& flags) : flags_(flags) {
-    size_t bar = flags.find('|');
-    for (size_t p = bar == std::string::npos ? flags.size() : bar + 1;
-         p < flags.size();) {
-      size_t comma = flags.find(',', p);
-      if (comma == std::string::npos) break;
-      types_.push_back(
-          static_cast<uint32_t>(std::stoul(flags.substr(p, comma - p))));
-      p = comma + 1;
-    }
-  }
-
-  // Whether keys `x` sort before keys `y`.
-  bool Less(const std::vector<SValue>& x, const std::vector<SValue>& y) const {
-    for (size_t k = 0; k < x.size() && k < y.size(); k++) {
-      bool desc = flags_.size() > 2 * k && flags_[2 * k] == 'D';
-      bool nulls_first = flags_.size() > 2 * k + 1 && flags_[2 * k + 1] == 'F';
-      bool xn = x[k].kind == SKind::kNull;
-      bool yn = y[k].kind == SKind::kNull;
-      if (xn || yn) {
-        if (xn == yn) continue;
-        return xn == nulls_first;
-      }
-      int c = Compare(k, x[k], y[k]);
-      if (c != 0) return desc ? c > 0 : c < 0;
-    }
-    return false;
-  }
-
- private:
-  int Compare(size_t k, const SValue& a, const SValue& b) const {
-    uint32_t type = k < types_.size() ? types_[k] : 0;
-    if (type && *CollationOf(type)) {
-      const types::TypeContext& storage = ArrayStorageContext();
-      Value x, y;
-      PgError ignored;
-      int c;
-      if (FromSValue(type, a, storage, &x, &ignored) &&
-          FromSValue(type, b, storage, &y, &ignored) && x && y &&
-          CompareValues(type, type, *x, *y, storage, &c, &ignored))
-        return c;
-    }
-    return CompareSValues(a, b);
-  }
-
-  std::string flags_;
-  std::vector<uint32_t> types_;
-};
-
 void OrderedStep(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   auto** slot = static_cast<OrderedAgg**>(
       sqlite3_aggregate_context(ctx, sizeof(OrderedAgg*)));
@@ -593,6 +512,7 @@ bool SqlRuntime::Attach(sqlite3* db, PgError* error) {
     rc = sqlite3_create_function(db, "kova_ordered_string_agg", -1, SQLITE_UTF8,
                                  this, nullptr, OrderedStep, OrderedFinal);
   if (rc == SQLITE_OK) rc = RegisterArrayFunctions(db, this);
+  if (rc == SQLITE_OK) rc = RegisterJsonAggregates(db, this);
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(db, "kova_array_agg", -1, SQLITE_UTF8, this,
                                  nullptr, ArrayAggStep, ArrayAggFinal);

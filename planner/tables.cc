@@ -175,8 +175,9 @@ bool HasSubLink(const PgQuery__Node* node) {
   }
 }
 
-// Whether a select-list expression calls unnest, generate_subscripts or a
-// window function (outside subqueries): they compile to SQLite.
+// Whether a select-list expression calls unnest, generate_subscripts, an
+// aggregate or a window function (outside subqueries): they compile to
+// SQLite.
 bool HasUnnest(const PgQuery__Node* node) {
   if (!node) return false;
   switch (node->node_case) {
@@ -184,7 +185,14 @@ bool HasUnnest(const PgQuery__Node* node) {
       const PgQuery__FuncCall* f = node->func_call;
       std::string name = sql::JoinNames(f->funcname, f->n_funcname);
       if (name.rfind("pg_catalog.", 0) == 0) name = name.substr(11);
-      if (f->over || name == "unnest" || name == "generate_subscripts")
+      if (f->over || name == "unnest" || name == "generate_subscripts" ||
+          name == "generate_series")
+        return true;
+      // An aggregate: one group of the one row (SELECT count(*) is 1).
+      if (f->agg_star || name == "count" || name == "sum" || name == "avg" ||
+          name == "min" || name == "max" || name == "bool_and" ||
+          name == "bool_or" || name == "every" || name == "string_agg" ||
+          name == "array_agg" || expr_detail::IsJsonAggregate(name))
         return true;
       for (size_t i = 0; i < f->n_args; i++)
         if (HasUnnest(f->args[i])) return true;

@@ -59,7 +59,7 @@ class CancelWriteTest : public SessionTest {
     // faster than measured) is rolled back and run again, each time
     // cancelled sooner.
     ExecuteResult r;
-    for (int attempt = 0; attempt < 6; attempt++, delay /= 2) {
+    for (int attempt = 0; attempt < 10; attempt++, delay /= 2) {
       if (by_timeout) {
         ASSERT_TRUE(
             One("SET statement_timeout = '" +
