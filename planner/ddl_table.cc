@@ -584,7 +584,8 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
   return Tag("CREATE TABLE");
 }
 
-ExecuteResult SessionImpl::RunTruncate(const PgQuery__TruncateStmt* stmt) {
+ExecuteResult SessionImpl::RunTruncate(const PgQuery__TruncateStmt* stmt,
+                                       ResultSink* sink) {
   PgError error;
   if (!CheckWritable("TRUNCATE", &error)) return Fail(error);
   if (!LoadCatalog(&error)) return Fail(error);
@@ -606,7 +607,10 @@ ExecuteResult SessionImpl::RunTruncate(const PgQuery__TruncateStmt* stmt) {
     tables.push_back(t);
   }
   bool cascade = stmt->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE;
-  for (const catalog::Table* t : tables) {
+  // By index: CASCADE appends the referencing tables, whose own
+  // referencing tables follow in turn.
+  for (size_t i = 0; i < tables.size(); i++) {
+    const catalog::Table* t = tables[i];
     for (const auto& [k, other] : catalog_->tables()) {
       for (const auto& c : other.constraints) {
         if (c.kind != 'f' || c.ref_table != t->schema + "." + t->name) continue;
@@ -622,7 +626,11 @@ ExecuteResult SessionImpl::RunTruncate(const PgQuery__TruncateStmt* stmt) {
                    "\" at the same time, or use TRUNCATE ... CASCADE.";
           return Fail(e);
         }
-        if (!listed) tables.push_back(&other);
+        if (!listed) {
+          Notice(sink, "NOTICE", "00000",
+                 "truncate cascades to table \"" + other.name + "\"");
+          tables.push_back(&other);
+        }
       }
     }
   }

@@ -195,8 +195,8 @@ class QueryCompiler : public ExprScope {
   // generate_series in a SELECT list: its part of kova_srf_rows' arguments
   // and the column `col` that reads it (query_array.cc).
   bool SelectListSeries(const PgQuery__FuncCall* f, size_t k,
-                        const std::string& column, std::string* call,
-                        Expr* col, PgError* error);
+                        const std::string& column, std::string* call, Expr* col,
+                        PgError* error);
   // generate_subscripts(anyarray, int4 [, bool]): coerces the arguments,
   // 42883 when they do not fit.
   bool CheckSubscriptsArgs(std::vector<std::unique_ptr<Expr>>* args,

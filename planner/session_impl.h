@@ -311,7 +311,8 @@ class SessionImpl : public Session,
                                ResultSink* sink);
   ExecuteResult RunCreateSchema(const PgQuery__CreateSchemaStmt* stmt,
                                 ResultSink* sink);
-  ExecuteResult RunTruncate(const PgQuery__TruncateStmt* stmt);
+  ExecuteResult RunTruncate(const PgQuery__TruncateStmt* stmt,
+                            ResultSink* sink);
   ExecuteResult RunAlterTable(const PgQuery__AlterTableStmt* stmt,
                               ResultSink* sink);
   ExecuteResult RunCreateView(const PgQuery__ViewStmt* stmt, const Plan& plan);

@@ -265,7 +265,7 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
     case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
       return RunCreateSchema(node->create_schema_stmt, sink);
     case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
-      return RunTruncate(node->truncate_stmt);
+      return RunTruncate(node->truncate_stmt, sink);
     case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
       return RunCancellableDdl(plan.simple, [&] {
         return RunAlterTable(node->alter_table_stmt, sink);
