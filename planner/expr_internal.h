@@ -267,6 +267,14 @@ bool EvalBytesFunction(const Expr& e, const std::vector<Value>& args,
 bool EvalArrayFunction(const Expr& e, const std::vector<Value>& args,
                        SessionHooks* hooks, bool* handled, Value* out,
                        PgError* error);
+// The set-returning json functions: json[b]_array_elements[_text],
+// json[b]_object_keys, json[b]_each[_text].
+bool IsJsonSetFunction(const std::string& name);
+// Their rows for the document `doc`, as columns of texts (NULL: SQL NULL):
+// one column (value or key), or two for *_each (key, value).
+bool JsonSetRows(const std::string& name, const std::string& doc,
+                 std::vector<std::vector<std::optional<std::string>>>* cols,
+                 PgError* error);
 // to_json of a value of `type` (NULL is "null"), under `ctx`.
 bool ValueToJson(uint32_t type, const Value& v, const types::TypeContext& ctx,
                  std::string* out, PgError* error);

@@ -806,6 +806,69 @@ bool EvalJsonFunction(const Expr& e, const std::vector<Value>& args,
   return true;
 }
 
+bool IsJsonSetFunction(const std::string& name) {
+  for (const char* k : {"json_array_elements", "jsonb_array_elements",
+                        "json_array_elements_text", "jsonb_array_elements_text",
+                        "json_object_keys", "jsonb_object_keys", "json_each",
+                        "jsonb_each", "json_each_text", "jsonb_each_text"})
+    if (name == k) return true;
+  return false;
+}
+
+bool JsonSetRows(const std::string& name, const std::string& doc,
+                 std::vector<std::vector<std::optional<std::string>>>* cols,
+                 PgError* error) {
+  JNode root;
+  if (!ParseJson(doc, &root, error)) return false;
+  const bool as_text = name.ends_with("_text");
+  // A value as the function returns it: its JSON text, or for the _text
+  // forms a string's contents and SQL NULL for a JSON null.
+  auto cell = [&](const JNode& v) -> std::optional<std::string> {
+    if (!as_text) return v.text;
+    if (v.kind == 'n') return std::nullopt;
+    if (v.kind == 's') return v.str;
+    return v.text;
+  };
+  if (name.find("array_elements") != std::string::npos) {
+    if (root.kind != 'a') {
+      *error = Err("22023", root.kind == 'o'
+                                ? "cannot extract elements from an object"
+                                : "cannot extract elements from a scalar");
+      return false;
+    }
+    cols->assign(1, {});
+    for (const JNode& item : root.items) (*cols)[0].push_back(cell(item));
+    return true;
+  }
+  if (root.kind != 'o') {
+    std::string what = root.kind == 'a' ? "an array" : "a scalar";
+    std::string message =
+        name.find("object_keys") != std::string::npos
+            ? "cannot call " + name + " on " + what
+        : name.rfind("jsonb", 0) == 0
+            ? "cannot call " + name + " on a non-object"
+        : root.kind == 'a'
+            ? std::string("cannot deconstruct an array as an object")
+            : std::string("cannot deconstruct a scalar");
+    *error = Err("22023", message);
+    return false;
+  }
+  if (name.find("object_keys") != std::string::npos) {
+    cols->assign(1, {});
+    for (const auto& m : root.members) {
+      // jsonb keys are unique already; json repeats what the text repeats.
+      (*cols)[0].push_back(m.first);
+    }
+    return true;
+  }
+  cols->assign(2, {});
+  for (const auto& m : root.members) {
+    (*cols)[0].push_back(m.first);
+    (*cols)[1].push_back(cell(m.second));
+  }
+  return true;
+}
+
 bool ValueToJson(uint32_t type, const Value& v, const types::TypeContext& ctx,
                  std::string* out, PgError* error) {
   return ToJson(type, v, ctx, out, error);

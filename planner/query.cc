@@ -496,6 +496,8 @@ bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
   if (name.rfind("pg_catalog.", 0) == 0) name = name.substr(11);
   if (name == "unnest" || name == "generate_subscripts")
     return AddArrayFunctionItem(rf, f, name, sql, error);
+  if (IsJsonSetFunction(name))
+    return AddJsonFunctionItem(rf, f, name, sql, error);
   // pg_options_to_table too (system_relations.cc).
   if (name == "pg_partition_ancestors" || name == "pg_options_to_table")
     return AddPartitionAncestorsItem(rf, f, sql, error);

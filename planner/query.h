@@ -187,6 +187,15 @@ class QueryCompiler : public ExprScope {
   bool AddArrayFunctionItem(const PgQuery__RangeFunction* rf,
                             const PgQuery__FuncCall* f, const std::string& name,
                             std::string* sql, PgError* error);
+  // The document argument of a json set-returning function (coerced to
+  // json or jsonb as the function takes it; 42883 otherwise) and the type
+  // of the values it returns.
+  bool JsonSetArg(const PgQuery__FuncCall* f, const std::string& name,
+                  std::unique_ptr<Expr>* doc, uint32_t* type, PgError* error);
+  // json_each, jsonb_array_elements and the others in FROM.
+  bool AddJsonFunctionItem(const PgQuery__RangeFunction* rf,
+                           const PgQuery__FuncCall* f, const std::string& name,
+                           std::string* sql, PgError* error);
   // generate_series(start, stop [, step]) over integers: the arguments
   // analysed and coerced to int4 or int8 (`type`); 0A000 for other types.
   bool AnalyzeSeriesArgs(const PgQuery__FuncCall* f,

@@ -40,6 +40,11 @@ void Fail(sqlite3_context* ctx, const PgError& error) {
   sqlite3_result_error(ctx, "kova: statement failed", -1);
 }
 
+std::string ValueText(sqlite3_value* v) {
+  return std::string(reinterpret_cast<const char*>(sqlite3_value_text(v)),
+                     sqlite3_value_bytes(v));
+}
+
 bool ParseStored(uint32_t type, sqlite3_value* v, types::ArrayValue* out,
                  PgError* error) {
   *out = types::ArrayValue{};
@@ -115,6 +120,17 @@ void SelectListRows(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   std::vector<std::vector<std::optional<std::string>>> cols;
   PgError error;
   for (int i = 0; i + 4 < argc; i += 5) {
+    if (sqlite3_value_int64(argv[i]) == 3) {
+      // A json set-returning function: (3, name, document, 0, 0).
+      cols.emplace_back();
+      if (sqlite3_value_type(argv[i + 2]) == SQLITE_NULL) continue;
+      std::vector<std::vector<std::optional<std::string>>> rows;
+      if (!JsonSetRows(ValueText(argv[i + 1]), ValueText(argv[i + 2]), &rows,
+                       &error))
+        return Fail(ctx, error);
+      if (!rows.empty()) cols.back() = std::move(rows[0]);
+      continue;
+    }
     if (sqlite3_value_int64(argv[i]) == 2) {
       // generate_series(start, stop, step) over integers.
       cols.emplace_back();
@@ -142,6 +158,17 @@ void SelectListRows(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     else
       cols.push_back(std::move(v.items));
   }
+  ResultRows(ctx, cols);
+}
+
+// kova_json_rows(name, document): the rows of a json set-returning
+// function in FROM, as kova_array_rows gives them.
+void JsonRows(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  std::vector<std::vector<std::optional<std::string>>> cols;
+  PgError error;
+  if (sqlite3_value_type(argv[1]) != SQLITE_NULL &&
+      !JsonSetRows(ValueText(argv[0]), ValueText(argv[1]), &cols, &error))
+    return Fail(ctx, error);
   ResultRows(ctx, cols);
 }
 
@@ -226,6 +253,9 @@ int RegisterArrayFunctions(sqlite3* db, SqlRuntime* runtime) {
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(db, "kova_subscripts", 4, flags, runtime,
                                  Subscripts, nullptr, nullptr);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "kova_json_rows", 2, flags, runtime,
+                                 JsonRows, nullptr, nullptr);
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(db, "kova_array_get", 3,
                                  flags | SQLITE_INNOCUOUS, runtime, ArrayGet,
@@ -348,7 +378,9 @@ bool IsSelectListSrf(const PgQuery__FuncCall* f) {
   std::string name = sql::JoinNames(f->funcname, f->n_funcname);
   if (name.rfind("pg_catalog.", 0) == 0) name = name.substr(11);
   return (name == "unnest" || name == "generate_subscripts" ||
-          name == "generate_series") &&
+          name == "generate_series" ||
+          (IsJsonSetFunction(name) && !name.ends_with("each") &&
+           !name.ends_with("each_text"))) &&
          !f->over;
 }
 
@@ -396,6 +428,80 @@ bool QueryCompiler::ReplaceCall(const PgQuery__FuncCall* f,
   return true;
 }
 
+bool QueryCompiler::JsonSetArg(const PgQuery__FuncCall* f,
+                               const std::string& name,
+                               std::unique_ptr<Expr>* doc, uint32_t* type,
+                               PgError* error) {
+  std::vector<std::unique_ptr<Expr>> args;
+  for (size_t i = 0; i < f->n_args; i++) {
+    args.emplace_back();
+    if (!analyzer_.Analyze(f->args[i], &args.back(), error)) return false;
+  }
+  const uint32_t input = name.rfind("jsonb", 0) == 0 ? oid::kJsonb : oid::kJson;
+  if (args.size() == 1 && args[0]->type == oid::kUnknown &&
+      !analyzer_.Coerce(&args[0], input, -1, error))
+    return false;
+  if (args.size() != 1 || args[0]->type != input) {
+    *error = NoFunction(name, args, f->location);
+    return false;
+  }
+  *type = name.ends_with("_text") || name.ends_with("object_keys") ? oid::kText
+                                                                   : input;
+  *doc = std::move(args[0]);
+  return true;
+}
+
+bool QueryCompiler::AddJsonFunctionItem(const PgQuery__RangeFunction* rf,
+                                        const PgQuery__FuncCall* f,
+                                        const std::string& name,
+                                        std::string* sql, PgError* error) {
+  if (rf->ordinality || rf->n_coldeflist > 0) {
+    *error =
+        Err("0A000", "this form of " + name + "() in FROM is not supported yet",
+            f->location);
+    return false;
+  }
+  std::unique_ptr<Expr> doc;
+  uint32_t type;
+  const char* saved = aggregate_context_;
+  aggregate_context_ = "functions in FROM";
+  bool ok = JsonSetArg(f, name, &doc, &type, error);
+  aggregate_context_ = saved;
+  if (!ok) return false;
+  std::string sql_alias = NewAlias();
+  RangeEntry entry;
+  entry.alias = rf->alias && rf->alias->aliasname ? rf->alias->aliasname : name;
+  entry.relname = entry.alias;
+  entry.sql_alias = sql_alias;
+  std::vector<std::string> names;
+  if (rf->alias)
+    for (size_t i = 0; i < rf->alias->n_colnames; i++)
+      names.push_back(rf->alias->colnames[i]->string->sval);
+  auto cell = [&](int i) {
+    return "json_extract(" + sql_alias + ".value, '$[" + std::to_string(i) +
+           "]')";
+  };
+  if (name.ends_with("each") || name.ends_with("each_text")) {
+    entry.columns.push_back(
+        {names.size() > 0 ? names[0] : "key", oid::kText, -1, cell(0), 0});
+    entry.columns.push_back(
+        {names.size() > 1 ? names[1] : "value", type, -1, cell(1), 0});
+  } else {
+    // One column: named by the column alias, else the table alias, else
+    // "value" (elements) or the function's name (object_keys).
+    std::string column = !names.empty() ? names[0]
+                         : rf->alias && rf->alias->aliasname
+                             ? std::string(rf->alias->aliasname)
+                         : name.ends_with("object_keys") ? name
+                                                         : "value";
+    entry.columns.push_back({column, type, -1, cell(0), 0});
+  }
+  *sql = "json_each(kova_json_rows(" + SqlQuoteLiteral(name) + ", " +
+         Emit(*doc) + ")) AS " + sql_alias;
+  entries_.push_back(std::move(entry));
+  return !emit_failed_ || (*error = emit_error_, false);
+}
+
 bool QueryCompiler::SelectListSeries(const PgQuery__FuncCall* f, size_t k,
                                      const std::string& column,
                                      std::string* call, Expr* col,
@@ -441,6 +547,20 @@ bool QueryCompiler::AddSelectListUnnest(const PgQuery__SelectStmt* s,
         "json_extract(" + sql_alias + ".value, '$[" + std::to_string(k) + "]')";
     auto col = std::make_shared<Expr>();
     col->kind = Expr::Kind::kColumn;
+    std::string fname = sql::JoinNames(f->funcname, f->n_funcname);
+    if (fname.rfind("pg_catalog.", 0) == 0) fname = fname.substr(11);
+    if (IsJsonSetFunction(fname)) {
+      std::unique_ptr<Expr> doc;
+      uint32_t type;
+      if (!JsonSetArg(f, fname, &doc, &type, error)) return false;
+      call += std::string(k ? ", " : "") + "3, " + SqlQuoteLiteral(fname) +
+              ", " + Emit(*doc) + ", 0, 0";
+      col->type = type;
+      col->typmod = -1;
+      col->name = column;
+      unnest_calls_[f] = col;
+      continue;
+    }
     if (std::string_view(sql::JoinNames(f->funcname, f->n_funcname))
             .ends_with("generate_series")) {
       if (!SelectListSeries(f, k, column, &call, col.get(), error))

@@ -186,7 +186,7 @@ bool HasUnnest(const PgQuery__Node* node) {
       std::string name = sql::JoinNames(f->funcname, f->n_funcname);
       if (name.rfind("pg_catalog.", 0) == 0) name = name.substr(11);
       if (f->over || name == "unnest" || name == "generate_subscripts" ||
-          name == "generate_series")
+          name == "generate_series" || expr_detail::IsJsonSetFunction(name))
         return true;
       // An aggregate: one group of the one row (SELECT count(*) is 1).
       if (f->agg_star || name == "count" || name == "sum" || name == "avg" ||
