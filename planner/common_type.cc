@@ -5,6 +5,7 @@
 #include "planner/expr.h"
 #include "planner/expr_internal.h"
 #include "planner/types_array.h"
+#include "sql/sql.h"
 
 namespace kova::planner::expr_detail {
 
@@ -73,6 +74,18 @@ void ConvertTo(std::unique_ptr<Expr>* e, uint32_t type) {
   cast->location = (*e)->location;
   cast->args.push_back(std::move(*e));
   *e = std::move(cast);
+}
+
+// Whether the i-th column of a SELECT (not itself a set operation) is a
+// cast to regclass.
+bool IsRegclassTarget(const PgQuery__SelectStmt* s, size_t i) {
+  if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE || i >= s->n_target_list)
+    return false;
+  const PgQuery__Node* val = s->target_list[i]->res_target->val;
+  if (!val || val->node_case != PG_QUERY__NODE__NODE_TYPE_CAST) return false;
+  const PgQuery__TypeName* t = val->type_cast->type_name;
+  std::string reg = Lower(sql::JoinNames(t->names, t->n_names));
+  return reg == "regclass" || reg == "pg_catalog.regclass";
 }
 
 }  // namespace kova::planner::expr_detail

@@ -299,6 +299,8 @@ const std::vector<FunctionDef>& Functions() {
       // Kova has no partitions: a relation is its only ancestor (its
       // regclass, the name).
       {"pg_partition_ancestors", {oid::kOid}, T},
+      // A relation name read as regclassin reads it, or NULL.
+      {"to_regclass", {T}, T},
       {"pg_get_statisticsobjdef_columns", {oid::kOid}, T},
       {"pg_get_triggerdef", {oid::kOid}, T},
       {"pg_get_triggerdef", {oid::kOid, B}, T},

@@ -299,7 +299,10 @@ bool IsSystemFunction(const std::string& name);
 // "regtype" or "regnamespace". (system_functions.cc)
 bool RegCastName(const std::string& kind, std::unique_ptr<Expr> arg,
                  SessionHooks* hooks, std::unique_ptr<Expr>* out);
-void NormalizeRegclassLiteral(SessionHooks* hooks, Expr* e);
+bool NormalizeRegclassLiteral(SessionHooks* hooks, Expr* e, PgError* error);
+// Whether the i-th column of a SELECT (not itself a set operation) is a
+// cast to regclass (common_type.cc).
+bool IsRegclassTarget(const PgQuery__SelectStmt* s, size_t i);
 // An OID compared with a regclass value: the OID side becomes its name.
 bool IsRegclassValue(const Expr& e);
 std::unique_ptr<Expr> RegclassNameOf(std::unique_ptr<Expr> oid_expr);
