@@ -1473,7 +1473,9 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
     e->name = name;
     e->type = chosen->result;
     e->location = f->location;
-    e->args = std::move(args);
+    if (IsPrivilegeFunction(name))
+      e->args.push_back(Const(oid::kText, PrivilegeSignature(args), -1));
+    for (auto& arg : args) e->args.push_back(std::move(arg));
     *out = std::move(e);
     return true;
   }

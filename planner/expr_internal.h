@@ -307,11 +307,18 @@ bool IsRegclassTarget(const PgQuery__SelectStmt* s, size_t i);
 bool IsRegclassValue(const Expr& e);
 std::unique_ptr<Expr> RegclassNameOf(std::unique_ptr<Expr> oid_expr);
 
+// has_table_privilege and its family (privileges.cc): their signatures,
+// and the letters of argument kinds a call passes first (o: an OID, i: a
+// column number, n: a name).
+bool IsPrivilegeFunction(const std::string& name);
+std::vector<FunctionDef> PrivilegeFunctionDefs();
+std::string PrivilegeSignature(const std::vector<std::unique_ptr<Expr>>& args);
+
 inline bool IsSessionFunction(const std::string& name) {
   return name == "nextval" || name == "currval" || name == "lastval" ||
          name == "setval" || name == "pg_get_serial_sequence" ||
          name == "kova.command" || IsAdvisoryLockFunction(name) ||
-         IsSystemFunction(name);
+         IsSystemFunction(name) || IsPrivilegeFunction(name);
 }
 
 inline std::string Lower(std::string s) {
