@@ -78,6 +78,18 @@ bool FindRelation(const catalog::Catalog& cat, uint32_t oid, RelationRef* out) {
   return false;
 }
 
+std::string IndexMethod(const catalog::Index& x) {
+  return x.method.empty() ? "btree" : x.method;
+}
+
+bool IndexNullsNotDistinct(const catalog::Table& t, const catalog::Index& x) {
+  if (x.nulls_not_distinct) return true;
+  for (const auto& c : t.constraints)
+    if (!x.constraint.empty() && c.name == x.constraint && c.kind == 'u')
+      return c.nulls_not_distinct;
+  return false;
+}
+
 std::string IndexDefinition(const catalog::Table& t, const catalog::Index& x) {
   std::string cols;
   for (size_t i = 0; i < x.columns.size(); i++) {
@@ -93,7 +105,8 @@ std::string IndexDefinition(const catalog::Table& t, const catalog::Index& x) {
     if (c.name == x.constraint && c.kind == 'p') unique = true;
   return std::string("CREATE ") + (unique ? "UNIQUE " : "") + "INDEX " +
          QuoteIdentifier(x.name) + " ON " + QuoteQualified(t.schema, t.name) +
-         " USING btree (" + cols + ")";
+         " USING " + IndexMethod(x) + " (" + cols + ")" +
+         (IndexNullsNotDistinct(t, x) ? " NULLS NOT DISTINCT" : "");
 }
 
 std::string DefaultExpression(const catalog::Column& column) {
