@@ -4,6 +4,7 @@
 // array functions, so that all of them agree with PostgreSQL and each other.
 #include "planner/expr.h"
 #include "planner/expr_internal.h"
+#include "planner/svalue.h"
 #include "planner/types_array.h"
 #include "sql/sql.h"
 
@@ -86,6 +87,19 @@ bool IsRegclassTarget(const PgQuery__SelectStmt* s, size_t i) {
   const PgQuery__TypeName* t = val->type_cast->type_name;
   std::string reg = Lower(sql::JoinNames(t->names, t->n_names));
   return reg == "regclass" || reg == "pg_catalog.regclass";
+}
+
+std::string BpcharSetOpColumn(const ColumnDesc& column,
+                              const std::string& name) {
+  // character(n) of different lengths, or with text or varchar: the result
+  // has no length to pad to at output, so a char(n) side is padded here;
+  // text and varchar become bpchar unchanged (binary coercible, blanks
+  // kept). Trailing blanks do not count when rows are compared, as in
+  // bpchar's comparison.
+  std::string sql = name;
+  if (column.type_oid == oid::kBpchar && column.type_modifier >= 5)
+    sql = BpcharPadSql(name, static_cast<size_t>(column.type_modifier - 4));
+  return "(" + sql + ") COLLATE RTRIM AS " + name;
 }
 
 }  // namespace kova::planner::expr_detail

@@ -303,6 +303,11 @@ bool NormalizeRegclassLiteral(SessionHooks* hooks, Expr* e, PgError* error);
 // Whether the i-th column of a SELECT (not itself a set operation) is a
 // cast to regclass (common_type.cc).
 bool IsRegclassTarget(const PgQuery__SelectStmt* s, size_t i);
+// A column of a UNION/INTERSECT/EXCEPT side whose result is bpchar
+// without a length (char(n) of other lengths, text or varchar on the other
+// side): `name` as the result reads it (common_type.cc).
+std::string BpcharSetOpColumn(const ColumnDesc& column,
+                              const std::string& name);
 // An OID compared with a regclass value: the OID side becomes its name.
 bool IsRegclassValue(const Expr& e);
 std::unique_ptr<Expr> RegclassNameOf(std::unique_ptr<Expr> oid_expr);

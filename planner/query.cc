@@ -1573,6 +1573,15 @@ bool QueryCompiler::CompileSetOp(const PgQuery__SelectStmt* s, Compiled* out,
     for (size_t i = 0; i < side.columns.size(); i++) {
       std::string name = "c" + std::to_string(i);
       std::string sql = name;
+      if (common[i] == oid::kBpchar && out->columns[i].type_modifier < 0 &&
+          (side.columns[i].type_oid == oid::kBpchar ||
+           side.columns[i].type_oid == oid::kText ||
+           side.columns[i].type_oid == oid::kVarchar)) {
+        select += std::string(i ? ", " : "") +
+                  BpcharSetOpColumn(side.columns[i], name);
+        wrap = true;
+        continue;
+      }
       if (regclass_side[i] == &side) {
         auto column = std::make_unique<Expr>();
         column->kind = Expr::Kind::kColumn;
