@@ -58,6 +58,13 @@ bool ResolveTypeName(const PgQuery__TypeName* name, uint32_t* type,
                  name->location);
     return false;
   }
+  if (!info && Lower(base) == "timetz" &&
+      (parts.size() == 1 || Lower(parts[0]) == "pg_catalog")) {
+    // A type of PostgreSQL's that Kova does not have.
+    *error = Err("0A000", "type time with time zone is not supported yet",
+                 name->location);
+    return false;
+  }
   if (!info) {
     *error =
         Err("42704", "type \"" + full + "\" does not exist", name->location);

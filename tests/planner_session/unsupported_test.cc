@@ -28,5 +28,18 @@ TEST_F(SessionTest, IndexAccessMethodsKovaDoesNotBuild) {
             "CREATE INDEX am_h ON public.am USING hash (b)");
 }
 
+TEST_F(SessionTest, TimeWithTimeZoneIsNotSupported) {
+  for (const char* sql :
+       {"SELECT time with time zone '12:00+02'", "SELECT '12:00+02'::timetz",
+        "SELECT '12:00'::pg_catalog.timetz",
+        "CREATE TABLE tz (a time(3) with time zone)"}) {
+    ExecuteResult r = One(sql);
+    EXPECT_EQ(r.error.sqlstate, "0A000") << sql;
+    EXPECT_EQ(r.error.message, "type time with time zone is not supported yet")
+        << sql;
+  }
+  EXPECT_EQ(Scalar("SELECT '12:00'::time"), "12:00:00");
+}
+
 }  // namespace
 }  // namespace kova::planner
