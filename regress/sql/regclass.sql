@@ -56,3 +56,9 @@ SELECT to_regclass('');
 SELECT to_regclass('a.b.c');
 SELECT to_regclass('a.b.c.d');
 SELECT to_regclass(' "Mixed" ');
+-- an oid in an array of regclass values
+CREATE TABLE rt3 (a int);
+SELECT relname FROM pg_class WHERE oid = ANY (ARRAY['rt3'::regclass]);
+SELECT relname FROM pg_class WHERE oid IN ('rt3'::regclass, 'pg_class'::regclass) AND relname = 'rt3';
+SELECT count(*) FROM pg_class WHERE oid <> ALL (ARRAY['rt3'::regclass]) AND relname = 'rt3';
+DROP TABLE rt3;
