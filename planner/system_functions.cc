@@ -504,10 +504,28 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
   }
   if (name == "kova_regclass_canon") {
     const std::string& text = *args[0];
+    if (text == "-") {  // InvalidOid
+      *out = text;
+      return true;
+    }
     if (!text.empty() &&
         text.find_first_not_of("0123456789") == std::string::npos) {
+      // An OID, as oidin reads it.
+      uint64_t value = 0;
+      for (char c : text) {
+        value = value * 10 + static_cast<uint64_t>(c - '0');
+        if (value > 0xFFFFFFFFu) {
+          *error = Err("22003",
+                       "value \"" + text + "\" is out of range for type oid");
+          return false;
+        }
+      }
       RelationRef rel;
-      uint32_t id = static_cast<uint32_t>(std::stoul(text));
+      uint32_t id = static_cast<uint32_t>(value);
+      if (id == 0) {
+        *out = "-";
+        return true;
+      }
       for (const auto& so : Relations())
         if (so.oid && so.oid == id) {
           *out = so.name;
@@ -557,8 +575,14 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
   }
   if (name == "to_regclass") {
     // regclassin without the errors of a relation or schema that does not
-    // exist (a name it cannot read is still an error).
-    if (!CallSystemFunction("kova_regclass_canon", args, out, error)) {
+    // exist (a name it cannot read is still an error). PostgreSQL 15 reads
+    // no OIDs here: digits are a relation's name.
+    std::vector<Value> name_args = args;
+    if ((!args[0]->empty() &&
+         args[0]->find_first_not_of("0123456789") == std::string::npos) ||
+        *args[0] == "-")
+      name_args[0] = "\"" + *args[0] + "\"";
+    if (!CallSystemFunction("kova_regclass_canon", name_args, out, error)) {
       if (error->sqlstate != "42P01" && error->sqlstate != "3F000")
         return false;
       *error = PgError();
@@ -569,6 +593,10 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
   if (name == "kova_regclass_oid") {
     // regclass to oid: the OID of the relation the text names.
     const std::string& text = *args[0];
+    if (text == "-") {
+      *out = "0";
+      return true;
+    }
     if (!text.empty() &&
         text.find_first_not_of("0123456789") == std::string::npos) {
       *out = text;
@@ -607,6 +635,10 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
   }
   if (name == "kova_regclass_name" || name == "pg_partition_ancestors") {
     uint32_t id = oid_arg(0);
+    if (id == 0 && name == "kova_regclass_name") {  // InvalidOid
+      *out = "-";
+      return true;
+    }
     for (const auto& so : Relations())
       if (so.oid && so.oid == id) {
         *out = so.name;

@@ -62,3 +62,13 @@ SELECT relname FROM pg_class WHERE oid = ANY (ARRAY['rt3'::regclass]);
 SELECT relname FROM pg_class WHERE oid IN ('rt3'::regclass, 'pg_class'::regclass) AND relname = 'rt3';
 SELECT count(*) FROM pg_class WHERE oid <> ALL (ARRAY['rt3'::regclass]) AND relname = 'rt3';
 DROP TABLE rt3;
+-- OIDs
+SELECT '999999999999999999999999'::regclass;
+SELECT '4294967296'::regclass;
+SELECT '-'::regclass;
+SELECT '0'::regclass;
+SELECT '1259'::regclass;
+SELECT 0::oid::regclass;
+SELECT '-'::regclass::oid;
+SELECT to_regclass('1259') IS NULL AS is_null;
+SELECT to_regclass('-') IS NULL AS is_null;
