@@ -169,6 +169,10 @@ void ReadTable(const bson_t* doc, Table* t) {
             x.comment = GetString(f);
           else if (!strcmp(k, "constraint"))
             x.constraint = GetString(f);
+          else if (!strcmp(k, "nulls_not_distinct"))
+            x.nulls_not_distinct = bson_iter_as_bool(f);
+          else if (!strcmp(k, "method"))
+            x.method = GetString(f);
         });
         t->indexes.push_back(std::move(x));
       });
@@ -539,6 +543,9 @@ Status Catalog::PutTable(docstore::Session* session, std::string_view db,
     }
     if (!x.constraint.empty()) PutString(&one, "constraint", x.constraint);
     if (!x.comment.empty()) PutString(&one, "comment", x.comment);
+    if (x.nulls_not_distinct)
+      bson_append_bool(&one, "nulls_not_distinct", -1, true);
+    if (!x.method.empty()) PutString(&one, "method", x.method);
     bson_append_document_end(&idx, &one);
   }
   bson_append_array_end(&doc, &idx);

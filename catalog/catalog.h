@@ -64,6 +64,11 @@ struct Index {
   // The constraint that owns it ('p' / 'u'), empty for CREATE INDEX.
   std::string constraint;
   std::string comment;  // COMMENT ON INDEX
+  // CREATE UNIQUE INDEX ... NULLS NOT DISTINCT: NULLs are equal keys.
+  bool nulls_not_distinct = false;
+  // The access method: "btree" (empty) or "hash" (one column, not unique;
+  // kept by the store as an ordinary field index).
+  std::string method;
 };
 
 struct Table {

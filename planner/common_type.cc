@@ -4,7 +4,9 @@
 // array functions, so that all of them agree with PostgreSQL and each other.
 #include "planner/expr.h"
 #include "planner/expr_internal.h"
+#include "planner/svalue.h"
 #include "planner/types_array.h"
+#include "sql/sql.h"
 
 namespace kova::planner::expr_detail {
 
@@ -73,6 +75,31 @@ void ConvertTo(std::unique_ptr<Expr>* e, uint32_t type) {
   cast->location = (*e)->location;
   cast->args.push_back(std::move(*e));
   *e = std::move(cast);
+}
+
+// Whether the i-th column of a SELECT (not itself a set operation) is a
+// cast to regclass.
+bool IsRegclassTarget(const PgQuery__SelectStmt* s, size_t i) {
+  if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE || i >= s->n_target_list)
+    return false;
+  const PgQuery__Node* val = s->target_list[i]->res_target->val;
+  if (!val || val->node_case != PG_QUERY__NODE__NODE_TYPE_CAST) return false;
+  const PgQuery__TypeName* t = val->type_cast->type_name;
+  std::string reg = Lower(sql::JoinNames(t->names, t->n_names));
+  return reg == "regclass" || reg == "pg_catalog.regclass";
+}
+
+std::string BpcharSetOpColumn(const ColumnDesc& column,
+                              const std::string& name) {
+  // character(n) of different lengths, or with text or varchar: the result
+  // has no length to pad to at output, so a char(n) side is padded here;
+  // text and varchar become bpchar unchanged (binary coercible, blanks
+  // kept). Trailing blanks do not count when rows are compared, as in
+  // bpchar's comparison.
+  std::string sql = name;
+  if (column.type_oid == oid::kBpchar && column.type_modifier >= 5)
+    sql = BpcharPadSql(name, static_cast<size_t>(column.type_modifier - 4));
+  return "(" + sql + ") COLLATE RTRIM AS " + name;
 }
 
 }  // namespace kova::planner::expr_detail

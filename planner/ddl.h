@@ -22,6 +22,12 @@ struct SeqOptions {
   std::optional<std::string> sequence_name;  // identity: SEQUENCE NAME
 };
 
+// CREATE INDEX ... USING: the access method Kova builds ("btree" or
+// "hash"), after PostgreSQL's checks of what a hash index cannot be
+// (ddl_index_method.cc). `what` names the index in 0A000 messages.
+bool CheckIndexMethod(const PgQuery__IndexStmt* stmt, const std::string& what,
+                      std::string* method, PgError* error);
+
 bool ParseSeqOptions(PgQuery__Node* const* options, size_t n, SeqOptions* out,
                      PgError* error);
 

@@ -683,15 +683,13 @@ ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
                            found->schema + "." + found->name;
   if (stmt->where_clause)
     return Fail(Err("0A000", "partial indexes are not supported yet" + what));
-  if (stmt->access_method && *stmt->access_method &&
-      std::strcmp(stmt->access_method, "btree") != 0 &&
-      std::strcmp(stmt->access_method, "hash") != 0)
-    return Fail(Err("0A000", "index access method \"" +
-                                 std::string(stmt->access_method) +
-                                 "\" is not supported yet" + what));
+  std::string method;
+  if (!CheckIndexMethod(stmt, what, &method, &error)) return Fail(error);
   catalog::Table table = *found;
   catalog::Index x;
   x.unique = stmt->unique;
+  x.nulls_not_distinct = stmt->nulls_not_distinct;
+  if (method == "hash") x.method = method;
   docstore::IndexSpec spec;
   for (size_t i = 0; i < stmt->n_index_params; i++) {
     const PgQuery__IndexElem* ie = stmt->index_params[i]->index_elem;

@@ -58,6 +58,13 @@ bool ResolveTypeName(const PgQuery__TypeName* name, uint32_t* type,
                  name->location);
     return false;
   }
+  if (!info && Lower(base) == "timetz" &&
+      (parts.size() == 1 || Lower(parts[0]) == "pg_catalog")) {
+    // A type of PostgreSQL's that Kova does not have.
+    *error = Err("0A000", "type time with time zone is not supported yet",
+                 name->location);
+    return false;
+  }
   if (!info) {
     *error =
         Err("42704", "type \"" + full + "\" does not exist", name->location);
@@ -637,7 +644,12 @@ bool Analyzer::AnalyzeCast(const PgQuery__TypeCast* c,
         if (!ResolveTypeName(c->type_name, &type, &typmod, error) ||
             !AnalyzeCastTo(c, type, typmod, out, error))
           return false;
-        NormalizeRegclassLiteral(hooks_, out->get());
+        if (!NormalizeRegclassLiteral(hooks_, out->get(), error)) {
+          // The error points at the literal, as regclassin's does.
+          if (c->arg->node_case == PG_QUERY__NODE__NODE_A_CONST)
+            error->position = c->arg->a_const->location + 1;
+          return false;
+        }
         return true;
       }
       if (reg == "regnamespace" &&
@@ -1433,6 +1445,33 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
       cands.push_back(&def);
   bool ambiguous = false;
   const FunctionDef* chosen = SelectCandidate(cands, types, &ambiguous);
+  if (!chosen && !ambiguous) {
+    // regclass values are names; a function over a relation's OID
+    // (pg_get_indexdef('i'::regclass)) takes the OID they name.
+    std::vector<uint32_t> as_oid = types;
+    bool any = false;
+    for (size_t i = 0; i < args.size(); i++)
+      if (IsRegclassValue(*args[i])) {
+        as_oid[i] = oid::kOid;
+        any = true;
+      }
+    const FunctionDef* by_oid =
+        any ? SelectCandidate(cands, as_oid, &ambiguous) : nullptr;
+    if (by_oid) {
+      for (size_t i = 0; i < args.size(); i++) {
+        if (as_oid[i] == types[i]) continue;
+        auto e = std::make_unique<Expr>();
+        e->kind = Expr::Kind::kFunction;
+        e->name = "kova_regclass_oid";
+        e->type = oid::kOid;
+        e->location = args[i]->location;
+        e->args.push_back(std::move(args[i]));
+        args[i] = std::move(e);
+      }
+      chosen = by_oid;
+    }
+    ambiguous = false;
+  }
   if (chosen) {
     if (!CoerceArgs(*chosen, &args, error)) return false;
     auto e = std::make_unique<Expr>();
@@ -1440,7 +1479,9 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
     e->name = name;
     e->type = chosen->result;
     e->location = f->location;
-    e->args = std::move(args);
+    if (IsPrivilegeFunction(name))
+      e->args.push_back(Const(oid::kText, PrivilegeSignature(args), -1));
+    for (auto& arg : args) e->args.push_back(std::move(arg));
     *out = std::move(e);
     return true;
   }

@@ -1,6 +1,8 @@
 // Analysis of array expressions: ARRAY[...] constructors, subscripts and
 // slices, x op ANY/ALL (array), and the polymorphic array functions and
 // operators (PostgreSQL's anycompatible resolution).
+#include <algorithm>
+
 #include "planner/expr.h"
 #include "planner/expr_internal.h"
 #include "planner/types_array.h"
@@ -253,6 +255,15 @@ bool Analyzer::AnalyzeScalarArrayOp(const PgQuery__AExpr* a,
       return false;
     uint32_t array_type = ArrayTypeOf(left->type);
     if (array_type && !Coerce(&right, array_type, -1, error)) return false;
+  }
+  if ((left->type == oid::kOid || IsInteger(left->type)) &&
+      right->kind == Expr::Kind::kFunction && right->name == "array" &&
+      !right->args.empty() &&
+      std::all_of(right->args.begin(), right->args.end(),
+                  [](const auto& x) { return IsRegclassValue(*x); })) {
+    // An OID in an array of regclass values (names): compare names, as
+    // an OID compared with one regclass value does.
+    left = RegclassNameOf(std::move(left));
   }
   uint32_t element = ArrayElementType(right->type);
   if (!element) {

@@ -28,8 +28,24 @@ constexpr uint32_t U = oid::kUuid;
 
 }  // namespace
 
+namespace {
+std::vector<FunctionDef> BuiltinFunctions();
+}  // namespace
+
 const std::vector<FunctionDef>& Functions() {
-  static const std::vector<FunctionDef> defs = {
+  static const std::vector<FunctionDef> defs = [] {
+    std::vector<FunctionDef> d = BuiltinFunctions();
+    // has_table_privilege and its family (privileges.cc).
+    for (FunctionDef& f : PrivilegeFunctionDefs()) d.push_back(std::move(f));
+    return d;
+  }();
+  return defs;
+}
+
+namespace {
+
+std::vector<FunctionDef> BuiltinFunctions() {
+  return {
       {"version", {}, T},
       {"current_database", {}, NM},
       {"current_schema", {}, NM},
@@ -311,6 +327,8 @@ const std::vector<FunctionDef>& Functions() {
       // Kova has no partitions: a relation is its only ancestor (its
       // regclass, the name).
       {"pg_partition_ancestors", {oid::kOid}, T},
+      // A relation name read as regclassin reads it, or NULL.
+      {"to_regclass", {T}, T},
       {"pg_get_statisticsobjdef_columns", {oid::kOid}, T},
       {"pg_get_triggerdef", {oid::kOid}, T},
       {"pg_get_triggerdef", {oid::kOid, B}, T},
@@ -322,8 +340,9 @@ const std::vector<FunctionDef>& Functions() {
       {"pg_get_function_identity_arguments", {oid::kOid}, T},
       {"pg_get_function_sqlbody", {oid::kOid}, T},
   };
-  return defs;
 }
+
+}  // namespace
 
 const std::vector<FunctionDef>& Operators() {
   static const std::vector<FunctionDef> defs = [] {

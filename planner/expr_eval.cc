@@ -576,6 +576,7 @@ bool Evaluate(const Expr& e, const std::vector<Value>& params,
             (e.args[0]->kind == Expr::Kind::kConst ||
              e.args[0]->kind == Expr::Kind::kCast) &&
             e.args[0]->location >= 0 && e.name != "pg_get_serial_sequence" &&
+            e.name != "to_regclass" &&
             (error->sqlstate == "42P01" || error->sqlstate == "3F000" ||
              error->sqlstate == "42602"))
           error->position = e.args[0]->location + 1;

@@ -326,16 +326,31 @@ bool IsSystemFunction(const std::string& name);
 // "regtype" or "regnamespace". (system_functions.cc)
 bool RegCastName(const std::string& kind, std::unique_ptr<Expr> arg,
                  SessionHooks* hooks, std::unique_ptr<Expr>* out);
-void NormalizeRegclassLiteral(SessionHooks* hooks, Expr* e);
+bool NormalizeRegclassLiteral(SessionHooks* hooks, Expr* e, PgError* error);
+// Whether the i-th column of a SELECT (not itself a set operation) is a
+// cast to regclass (common_type.cc).
+bool IsRegclassTarget(const PgQuery__SelectStmt* s, size_t i);
+// A column of a UNION/INTERSECT/EXCEPT side whose result is bpchar
+// without a length (char(n) of other lengths, text or varchar on the other
+// side): `name` as the result reads it (common_type.cc).
+std::string BpcharSetOpColumn(const ColumnDesc& column,
+                              const std::string& name);
 // An OID compared with a regclass value: the OID side becomes its name.
 bool IsRegclassValue(const Expr& e);
 std::unique_ptr<Expr> RegclassNameOf(std::unique_ptr<Expr> oid_expr);
+
+// has_table_privilege and its family (privileges.cc): their signatures,
+// and the letters of argument kinds a call passes first (o: an OID, i: a
+// column number, n: a name).
+bool IsPrivilegeFunction(const std::string& name);
+std::vector<FunctionDef> PrivilegeFunctionDefs();
+std::string PrivilegeSignature(const std::vector<std::unique_ptr<Expr>>& args);
 
 inline bool IsSessionFunction(const std::string& name) {
   return name == "nextval" || name == "currval" || name == "lastval" ||
          name == "setval" || name == "pg_get_serial_sequence" ||
          name == "kova.command" || IsAdvisoryLockFunction(name) ||
-         IsSystemFunction(name);
+         IsSystemFunction(name) || IsPrivilegeFunction(name);
 }
 
 inline std::string Lower(std::string s) {

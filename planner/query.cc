@@ -1541,10 +1541,26 @@ bool QueryCompiler::CompileSetOp(const PgQuery__SelectStmt* s, Compiled* out,
                ? oid::kUnknown
                : side.columns[i].type_oid;
   };
+  // A regclass column (a relation name) with an oid column: the OIDs of
+  // the relations named (regclass is binary coercible to oid in
+  // PostgreSQL; pg_dump unites 'pg_opfamily'::regclass with
+  // pg_depend.classid).
+  std::vector<const Compiled*> regclass_side(left.columns.size(), nullptr);
+  for (size_t i = 0; i < left.columns.size(); i++) {
+    if (left.columns[i].type_oid == oid::kOid && IsRegclassTarget(s->rarg, i) &&
+        right.columns[i].type_oid == oid::kText)
+      regclass_side[i] = &right;
+    if (right.columns[i].type_oid == oid::kOid &&
+        IsRegclassTarget(s->larg, i) && left.columns[i].type_oid == oid::kText)
+      regclass_side[i] = &left;
+  }
   for (size_t i = 0; i < left.columns.size(); i++) {
     uint32_t bad_a = 0, bad_b = 0;
-    common[i] = SelectCommonType({side_type(left, i), side_type(right, i)},
-                                 &bad_a, &bad_b);
+    common[i] =
+        regclass_side[i]
+            ? oid::kOid
+            : SelectCommonType({side_type(left, i), side_type(right, i)},
+                               &bad_a, &bad_b);
     if (!common[i]) {
       *error = NoCommonType(op, bad_a, bad_b, right_location(i));
       return false;
@@ -1583,6 +1599,29 @@ bool QueryCompiler::CompileSetOp(const PgQuery__SelectStmt* s, Compiled* out,
     for (size_t i = 0; i < side.columns.size(); i++) {
       std::string name = "c" + std::to_string(i);
       std::string sql = name;
+      if (common[i] == oid::kBpchar && out->columns[i].type_modifier < 0 &&
+          (side.columns[i].type_oid == oid::kBpchar ||
+           side.columns[i].type_oid == oid::kText ||
+           side.columns[i].type_oid == oid::kVarchar)) {
+        select += std::string(i ? ", " : "") +
+                  BpcharSetOpColumn(side.columns[i], name);
+        wrap = true;
+        continue;
+      }
+      if (regclass_side[i] == &side) {
+        auto column = std::make_unique<Expr>();
+        column->kind = Expr::Kind::kColumn;
+        column->type = side.columns[i].type_oid;
+        column->name = name;
+        auto to_oid = std::make_unique<Expr>();
+        to_oid->kind = Expr::Kind::kFunction;
+        to_oid->name = "kova_regclass_oid";
+        to_oid->type = oid::kOid;
+        to_oid->args.push_back(std::move(column));
+        select += std::string(i ? ", " : "") + Emit(*to_oid) + " AS " + name;
+        wrap = true;
+        continue;
+      }
       if (side.columns[i].type_oid != common[i]) {
         auto column = std::make_unique<Expr>();
         column->kind = Expr::Kind::kColumn;

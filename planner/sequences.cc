@@ -530,6 +530,8 @@ bool SessionImpl::CallSessionFunction(const std::string& name,
   }
   if (expr_detail::IsAdvisoryLockFunction(name))
     return CallAdvisoryLockFunction(name, args, out, error);
+  if (expr_detail::IsPrivilegeFunction(name))
+    return CallPrivilegeFunction(name, args, out, error);
   if (name == "lastval") {
     if (!lastval_) {
       *error = Err("55000", "lastval is not yet defined in this session");

@@ -188,6 +188,10 @@ class SessionImpl : public Session,
   bool CallSystemFunction(const std::string& name,
                           const std::vector<Value>& args, Value* out,
                           PgError* error);
+  // has_table_privilege and its family (privileges.cc).
+  bool CallPrivilegeFunction(const std::string& name,
+                             const std::vector<Value>& args, Value* out,
+                             PgError* error);
   // user_types::Source (user_types_session.cc)
   const catalog::Catalog* TypeCatalog(bool refresh) override;
   std::vector<std::string> TypeSearchPath() override {

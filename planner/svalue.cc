@@ -640,6 +640,13 @@ void PadBpchar(int32_t typmod, Value* value) {
   if (chars < want) (*value)->append(want - chars, ' ');
 }
 
+std::string BpcharPadSql(const std::string& sql, size_t length) {
+  std::string n = std::to_string(length);
+  return "CASE WHEN length(" + sql + ") < " + n + " THEN " + sql +
+         " || printf('%*s', " + n + " - length(" + sql + "), '') ELSE " + sql +
+         " END";
+}
+
 std::string SqlQuoteLiteral(std::string_view text) {
   std::string out = "'";
   for (char c : text) {

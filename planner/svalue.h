@@ -79,6 +79,9 @@ std::string ColumnSql(std::string_view alias, std::string_view column,
 
 // char(n) values are stored without trailing blanks; output pads them.
 void PadBpchar(int32_t typmod, Value* value);
+// SQL over a character(n) value of SQLite expression `sql` (stored without
+// its trailing blanks) that pads it with blanks to `length` characters.
+std::string BpcharPadSql(const std::string& sql, size_t length);
 
 std::string SqlQuoteLiteral(std::string_view text);
 std::string SqlQuoteIdent(std::string_view name);

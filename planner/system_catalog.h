@@ -35,6 +35,7 @@ inline constexpr uint32_t kBootstrapSuperuser = 10;
 inline constexpr uint32_t kPgDatabaseOwner = 6171;
 inline constexpr uint32_t kHeapAm = 2;
 inline constexpr uint32_t kBtreeAm = 403;
+inline constexpr uint32_t kHashAm = 405;
 inline constexpr uint32_t kPgClassOid = 1259;
 inline constexpr uint32_t kPgNamespaceOid = 2615;
 inline constexpr uint32_t kPgTypeOid = 1247;

@@ -105,6 +105,11 @@ bool IsCounterIndex(const catalog::Table& t, const catalog::Index& x);
 // pg_get_indexdef(index) and pg_indexes.indexdef: CREATE INDEX with each
 // column's DESC / NULLS FIRST / NULLS LAST as PostgreSQL prints them.
 std::string IndexDefinition(const catalog::Table& t, const catalog::Index& x);
+// An index's access method ("btree", "hash") and whether its NULLs are
+// not distinct (CREATE UNIQUE INDEX ... NULLS NOT DISTINCT, or its UNIQUE
+// NULLS NOT DISTINCT constraint).
+std::string IndexMethod(const catalog::Index& x);
+bool IndexNullsNotDistinct(const catalog::Table& t, const catalog::Index& x);
 // The sequence a column default's nextval('...') draws from, or null.
 const catalog::Sequence* DefaultSequence(const catalog::Catalog& cat,
                                          const catalog::Table& t,

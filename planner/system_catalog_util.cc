@@ -78,6 +78,18 @@ bool FindRelation(const catalog::Catalog& cat, uint32_t oid, RelationRef* out) {
   return false;
 }
 
+std::string IndexMethod(const catalog::Index& x) {
+  return x.method.empty() ? "btree" : x.method;
+}
+
+bool IndexNullsNotDistinct(const catalog::Table& t, const catalog::Index& x) {
+  if (x.nulls_not_distinct) return true;
+  for (const auto& c : t.constraints)
+    if (!x.constraint.empty() && c.name == x.constraint && c.kind == 'u')
+      return c.nulls_not_distinct;
+  return false;
+}
+
 std::string IndexDefinition(const catalog::Table& t, const catalog::Index& x) {
   std::string cols;
   for (size_t i = 0; i < x.columns.size(); i++) {
@@ -93,7 +105,8 @@ std::string IndexDefinition(const catalog::Table& t, const catalog::Index& x) {
     if (c.name == x.constraint && c.kind == 'p') unique = true;
   return std::string("CREATE ") + (unique ? "UNIQUE " : "") + "INDEX " +
          QuoteIdentifier(x.name) + " ON " + QuoteQualified(t.schema, t.name) +
-         " USING btree (" + cols + ")";
+         " USING " + IndexMethod(x) + " (" + cols + ")" +
+         (IndexNullsNotDistinct(t, x) ? " NULLS NOT DISTINCT" : "");
 }
 
 std::string DefaultExpression(const catalog::Column& column) {
@@ -119,36 +132,58 @@ std::string DefaultExpression(const catalog::Column& column) {
   return e;
 }
 
-// Identifier parts of a relation name as regclassin reads them: dots
-// separate, double quotes keep case, the rest is folded to lower case.
+// Identifier parts of a relation name as regclassin reads them
+// (varlena.c's SplitIdentifierString with '.'): blanks around each part
+// are skipped, double quotes keep case ("" is a quote), the rest is folded
+// to lower case; an empty unquoted part, an unclosed quote or anything
+// else between parts is a syntax error. Parts are truncated to 63 bytes.
 bool SplitName(const std::string& text, std::vector<std::string>* parts) {
-  std::string cur;
-  bool quoted = false, any = false;
-  for (size_t i = 0; i < text.size(); i++) {
-    char c = text[i];
-    if (quoted) {
-      if (c == '"') {
-        if (i + 1 < text.size() && text[i + 1] == '"') {
-          cur += '"';
+  auto space = [&](size_t i) {
+    return i < text.size() &&
+           (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' ||
+            text[i] == '\r' || text[i] == '\f' || text[i] == '\v');
+  };
+  size_t i = 0;
+  while (space(i)) i++;
+  if (i == text.size()) return false;  // no name at all
+  for (;;) {
+    std::string cur;
+    if (text[i] == '"') {
+      for (i++;; i++) {
+        if (i >= text.size()) return false;  // mismatched quotes
+        if (text[i] == '"') {
+          if (i + 1 < text.size() && text[i + 1] == '"') {
+            cur += '"';
+            i++;
+            continue;
+          }
           i++;
-        } else {
-          quoted = false;
+          break;
         }
-      } else {
-        cur += c;
+        cur += text[i];
       }
-    } else if (c == '"') {
-      quoted = any = true;
-    } else if (c == '.') {
-      parts->push_back(cur);
-      cur.clear();
     } else {
-      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      any = true;
+      size_t begin = i;
+      while (i < text.size() && text[i] != '.' && !space(i)) {
+        char c = text[i++];
+        cur += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+      }
+      if (i == begin) return false;  // an empty unquoted name
     }
+    if (cur.size() > 63) {
+      // At a character boundary, as truncate_identifier cuts.
+      size_t n = 63;
+      while (n > 0 && (static_cast<unsigned char>(cur[n]) & 0xc0) == 0x80) n--;
+      cur.resize(n);
+    }
+    parts->push_back(cur);
+    while (space(i)) i++;
+    if (i == text.size()) return true;
+    if (text[i] != '.') return false;
+    i++;
+    while (space(i)) i++;
+    if (i == text.size()) return false;  // "rt." names nothing after the dot
   }
-  parts->push_back(cur);
-  return any && !quoted;
 }
 
 // pg_size_pretty: bytes below 10240, then kB, MB, ... rounding half up

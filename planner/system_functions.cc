@@ -45,6 +45,7 @@ const char* const kSystemFunctions[] = {"pg_get_userbyid",
                                         "kova_regtype_name",
                                         "kova_regnamespace_name",
                                         "kova_regclass_oid",
+                                        "to_regclass",
                                         "kova_regnamespace_oid",
                                         "kova_lock_table",
                                         "kova_settings_rows",
@@ -54,6 +55,38 @@ const char* const kSystemFunctions[] = {"pg_get_userbyid",
                                         "pg_get_function_arguments",
                                         "pg_get_function_identity_arguments",
                                         "pg_get_function_sqlbody"};
+
+// The parts of a relation name as regclassin reads it
+// (stringToQualifiedNameList, then makeRangeVarFromNameList and
+// RangeVarGetRelidExtended's check of the database name): [schema.]name,
+// a leading database part only when it names the current database.
+bool RegclassParts(const std::string& text, const std::string& database,
+                   std::vector<std::string>* parts, PgError* error) {
+  using system_catalog::SplitName;
+  if (!SplitName(text, parts)) {
+    *error = Err("42602", "invalid name syntax");
+    return false;
+  }
+  if (parts->size() > 3) {
+    std::string joined;
+    for (size_t i = 0; i < parts->size(); i++)
+      joined += (i ? "." : "") + (*parts)[i];
+    *error = Err("42601",
+                 "improper relation name (too many dotted names): " + joined);
+    return false;
+  }
+  if (parts->size() == 3) {
+    if ((*parts)[0] != database) {
+      *error =
+          Err("0A000", "cross-database references are not implemented: \"" +
+                           (*parts)[0] + "." + (*parts)[1] + "." + (*parts)[2] +
+                           "\"");
+      return false;
+    }
+    parts->erase(parts->begin());
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -73,35 +106,26 @@ bool RegCastName(const std::string& kind, std::unique_ptr<Expr> arg,
   return true;
 }
 
-void NormalizeRegclassLiteral(SessionHooks* hooks, Expr* e) {
-  if (e->kind != Expr::Kind::kConst || !e->value) return;
-  Value canon;
-  PgError ignored;
-  // A relation that does not exist is left to the function that reads
-  // the name (nextval reports it as before).
-  if (hooks &&
-      hooks->CallSessionFunction("kova_regclass_canon", {e->value}, &canon,
-                                 &ignored) &&
-      canon)
-    e->value = canon;
+bool NormalizeRegclassLiteral(SessionHooks* hooks, Expr* e, PgError* error) {
+  if (e->kind != Expr::Kind::kConst || !e->value) return true;
   e->name = "regclass";
-  // A catalog relation ('pg_class'::regclass): its OID, so that it
-  // compares with, and unites with, the oid columns that refer to
-  // catalogs (pg_depend.classid ...).
-  Value id;
-  if (canon && hooks &&
-      hooks->CallSessionFunction("kova_regclass_oid", {canon}, &id, &ignored) &&
-      id && std::stoul(*id) < catalog::kFirstOid) {
-    e->type = oid::kOid;
-    e->value = id;
-    e->name.clear();
-  }
+  // regclassin reads the literal when the statement is analysed: the
+  // relation must exist then, and the value is its name as regclassout
+  // prints it (catalogs too: 'pg_class'::regclass shows pg_class; compared
+  // with an oid column, the oid side becomes a name).
+  if (!hooks) return true;
+  Value canon;
+  if (!hooks->CallSessionFunction("kova_regclass_canon", {e->value}, &canon,
+                                  error))
+    return false;
+  if (canon) e->value = canon;
+  return true;
 }
 
 bool IsRegclassValue(const Expr& e) {
   return (e.kind == Expr::Kind::kConst && e.name == "regclass") ||
          (e.kind == Expr::Kind::kFunction &&
-          (e.name == "kova_regclass_name" ||
+          (e.name == "kova_regclass_name" || e.name == "to_regclass" ||
            e.name == "pg_partition_ancestors"));
 }
 
@@ -480,10 +504,28 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
   }
   if (name == "kova_regclass_canon") {
     const std::string& text = *args[0];
+    if (text == "-") {  // InvalidOid
+      *out = text;
+      return true;
+    }
     if (!text.empty() &&
         text.find_first_not_of("0123456789") == std::string::npos) {
+      // An OID, as oidin reads it.
+      uint64_t value = 0;
+      for (char c : text) {
+        value = value * 10 + static_cast<uint64_t>(c - '0');
+        if (value > 0xFFFFFFFFu) {
+          *error = Err("22003",
+                       "value \"" + text + "\" is out of range for type oid");
+          return false;
+        }
+      }
       RelationRef rel;
-      uint32_t id = static_cast<uint32_t>(std::stoul(text));
+      uint32_t id = static_cast<uint32_t>(value);
+      if (id == 0) {
+        *out = "-";
+        return true;
+      }
       for (const auto& so : Relations())
         if (so.oid && so.oid == id) {
           *out = so.name;
@@ -494,16 +536,22 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
       return true;
     }
     std::vector<std::string> parts;
-    if (!SplitName(text, &parts) || parts.size() > 2) {
-      *error = Err("42602", "invalid name syntax");
-      return false;
-    }
+    if (!RegclassParts(text, database_, &parts, error)) return false;
     std::string rel = parts.back();
     std::vector<std::string> schemas;
-    if (parts.size() == 2)
-      schemas.push_back(parts[0]);
-    else
+    if (parts.size() == 2) {
+      const std::string& sc = parts[0];
+      std::string temp = TempSchemaName();
+      if (sc != "pg_catalog" && sc != "information_schema" &&
+          sc != "pg_toast" && sc != "admin" && !cat.FindSchema(sc) &&
+          !(sc == "pg_temp" && !temp.empty())) {
+        *error = Err("3F000", "schema \"" + sc + "\" does not exist");
+        return false;
+      }
+      schemas.push_back(sc == "pg_temp" ? temp : sc);
+    } else {
       schemas = SearchPathSchemas(true);
+    }
     bool pg_catalog_listed = std::find(schemas.begin(), schemas.end(),
                                        "pg_catalog") != schemas.end();
     if (!pg_catalog_listed && IsSystemRelation(rel) && parts.size() == 1) {
@@ -520,12 +568,35 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
         return true;
       }
     }
-    *error = Err("42P01", "relation \"" + text + "\" does not exist");
+    *error =
+        Err("42P01", "relation \"" + (parts.size() == 2 ? parts[0] + "." : "") +
+                         rel + "\" does not exist");
     return false;
+  }
+  if (name == "to_regclass") {
+    // regclassin without the errors of a relation or schema that does not
+    // exist (a name it cannot read is still an error). PostgreSQL 15 reads
+    // no OIDs here: digits are a relation's name.
+    std::vector<Value> name_args = args;
+    if ((!args[0]->empty() &&
+         args[0]->find_first_not_of("0123456789") == std::string::npos) ||
+        *args[0] == "-")
+      name_args[0] = "\"" + *args[0] + "\"";
+    if (!CallSystemFunction("kova_regclass_canon", name_args, out, error)) {
+      if (error->sqlstate != "42P01" && error->sqlstate != "3F000")
+        return false;
+      *error = PgError();
+      *out = std::nullopt;
+    }
+    return true;
   }
   if (name == "kova_regclass_oid") {
     // regclass to oid: the OID of the relation the text names.
     const std::string& text = *args[0];
+    if (text == "-") {
+      *out = "0";
+      return true;
+    }
     if (!text.empty() &&
         text.find_first_not_of("0123456789") == std::string::npos) {
       *out = text;
@@ -535,7 +606,7 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
     if (!CallSystemFunction("kova_regclass_canon", args, &canon, error))
       return false;
     std::vector<std::string> parts;
-    SplitName(*canon, &parts);
+    if (!SplitName(*canon, &parts)) parts = {*canon};
     std::string rel = parts.back();
     for (const auto& so : Relations())
       if (parts.size() == 1 && rel == so.name && so.oid) {
@@ -564,6 +635,10 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
   }
   if (name == "kova_regclass_name" || name == "pg_partition_ancestors") {
     uint32_t id = oid_arg(0);
+    if (id == 0 && name == "kova_regclass_name") {  // InvalidOid
+      *out = "-";
+      return true;
+    }
     for (const auto& so : Relations())
       if (so.oid && so.oid == id) {
         *out = so.name;

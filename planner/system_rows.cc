@@ -216,7 +216,8 @@ void ClassRows(const Source& s, std::vector<Row>* rows) {
     has_triggers = false;
     for (const auto& x : t.indexes)
       if (!IsCounterIndex(t, x))
-        add(x.oid, x.name, t.schema, t.owner, 'i', kBtreeAm,
+        add(x.oid, x.name, t.schema, t.owner, 'i',
+            IndexMethod(x) == "hash" ? kHashAm : kBtreeAm,
             static_cast<int>(x.columns.size()), 0, false);
   }
   for (const auto& [key, v] : cat.views())
@@ -316,7 +317,7 @@ void IndexRows(const Source& s, std::vector<Row>* rows) {
            Int(n),
            Int(n),
            Bool(x.unique || primary),
-           Bool(con && con->nulls_not_distinct),
+           Bool(IndexNullsNotDistinct(t, x)),
            Bool(primary),
            Bool(false),
            Bool(true),

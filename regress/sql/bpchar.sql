@@ -1,0 +1,35 @@
+-- character(n) and bpchar: trailing blanks
+SELECT 'ab'::char(5) UNION SELECT 'cd'::varchar ORDER BY 1;
+SELECT 'ab'::char(5) AS x UNION ALL SELECT 'cd'::varchar;
+SELECT '[' || x || ']' AS shown FROM (SELECT 'ab'::char(5) AS x UNION ALL SELECT 'cd'::varchar) s;
+SELECT length(x), octet_length(x) FROM (SELECT 'ab'::char(5) AS x UNION ALL SELECT 'cd'::varchar) s;
+SELECT pg_typeof(x) FROM (SELECT 'ab'::char(5) AS x UNION ALL SELECT 'cd'::varchar) s LIMIT 1;
+SELECT 'cd'::varchar UNION ALL SELECT 'ab'::char(5);
+SELECT 'ab'::char(5) UNION SELECT 'ab'::varchar;
+SELECT 'ab'::char(5) UNION SELECT 'ab  '::varchar;
+SELECT x, octet_length(x) FROM (SELECT 'ab'::char(5) AS x INTERSECT SELECT 'ab '::text) s;
+SELECT 'ab'::char(5) EXCEPT SELECT 'ab'::varchar;
+SELECT NULL::char(5) UNION ALL SELECT 'cd'::varchar;
+SELECT 'ab'::char(5) UNION ALL SELECT 'cd'::text;
+SELECT 'ab'::char(5) UNION ALL SELECT 'cd'::char(3);
+SELECT 'ab'::char(5)::varchar AS v, length('ab'::char(5)::varchar) AS n;
+SELECT 'ab'::char(5)::text AS t, length('ab'::char(5)::text) AS n;
+-- bpchar without a length keeps its blanks
+SELECT 'ab  '::bpchar AS b;
+SELECT '[' || 'ab  '::bpchar || ']' AS shown;
+SELECT length('ab  '::bpchar), octet_length('ab  '::bpchar);
+SELECT 'ab  '::bpchar = 'ab'::bpchar AS eq;
+SELECT 'ab  '::bpchar = 'ab' AS eq_unknown;
+SELECT 'ab  '::bpchar < 'ab '::bpchar AS lt;
+SELECT 'ab  '::bpchar::varchar AS v, length('ab  '::bpchar::varchar) AS n;
+SELECT 'ab  '::bpchar::text AS t;
+SELECT '  '::bpchar = ''::bpchar AS eq;
+SELECT octet_length('  '::bpchar), length('  '::bpchar);
+CREATE TABLE bp (c char(4), b bpchar, v varchar(6));
+INSERT INTO bp VALUES ('x', 'y  ', 'z  ');
+SELECT '[' || c || ']', '[' || b || ']', '[' || v || ']' FROM bp;
+SELECT octet_length(c), octet_length(v) FROM bp;
+SELECT c FROM bp UNION SELECT v FROM bp ORDER BY 1;
+SELECT octet_length(x) FROM (SELECT c AS x FROM bp UNION ALL SELECT v FROM bp) s ORDER BY 1;
+SELECT b = 'y' AS eq FROM bp;
+DROP TABLE bp;

@@ -1,0 +1,123 @@
+-- has_table_privilege and its family
+CREATE ROLE regress_priv_u1;
+CREATE ROLE regress_priv_u2;
+CREATE ROLE regress_priv_su SUPERUSER;
+CREATE SCHEMA regress_priv_s;
+CREATE TABLE priv_t (a int, b text);
+CREATE TABLE regress_priv_s.st (c int);
+CREATE SEQUENCE priv_seq;
+CREATE VIEW priv_v AS SELECT a FROM priv_t;
+GRANT SELECT ON priv_t TO regress_priv_u1;
+GRANT INSERT, UPDATE ON priv_t TO PUBLIC;
+GRANT UPDATE (b) ON priv_t TO regress_priv_u2;
+GRANT USAGE ON SEQUENCE priv_seq TO regress_priv_u1;
+GRANT USAGE ON SCHEMA regress_priv_s TO regress_priv_u2;
+GRANT SELECT ON regress_priv_s.st TO regress_priv_u2;
+GRANT SELECT ON priv_v TO regress_priv_u2;
+-- the current user (a superuser) has every privilege
+SELECT has_table_privilege('priv_t', 'SELECT');
+SELECT has_table_privilege('priv_t', 'select, insert, update, delete, truncate, references, trigger');
+SELECT has_table_privilege('priv_t', 'SELECT WITH GRANT OPTION');
+SELECT has_table_privilege('priv_t', 'RULE');
+SELECT has_table_privilege('public.priv_t', 'DELETE');
+SELECT has_table_privilege('postgres', 'priv_t', 'DELETE');
+SELECT has_table_privilege('regress_priv_su', 'priv_t', 'DELETE');
+-- granted privileges
+SELECT has_table_privilege('regress_priv_u1', 'priv_t', 'SELECT');
+SELECT has_table_privilege('regress_priv_u1', 'priv_t', 'select');
+SELECT has_table_privilege('regress_priv_u1', 'priv_t', ' Select ');
+SELECT has_table_privilege('regress_priv_u1', 'priv_t', 'DELETE');
+SELECT has_table_privilege('regress_priv_u1', 'priv_t', 'DELETE, SELECT');
+SELECT has_table_privilege('regress_priv_u1', 'priv_t', 'SELECT WITH GRANT OPTION');
+SELECT has_table_privilege('regress_priv_u1', 'priv_t', 'INSERT');
+SELECT has_table_privilege('regress_priv_u2', 'priv_t', 'SELECT');
+SELECT has_table_privilege('regress_priv_u2', 'priv_t', 'UPDATE');
+SELECT has_table_privilege('public', 'priv_t', 'INSERT');
+SELECT has_table_privilege('public', 'priv_t', 'SELECT');
+SELECT has_table_privilege('regress_priv_u2', 'priv_v', 'SELECT');
+SELECT has_table_privilege('regress_priv_u1', 'priv_v', 'SELECT');
+SELECT has_table_privilege('regress_priv_u2', 'regress_priv_s.st', 'SELECT');
+SELECT has_table_privilege('regress_priv_u1', 'regress_priv_s.st', 'SELECT');
+SELECT has_table_privilege('regress_priv_u1', 'priv_seq', 'SELECT');
+SELECT has_table_privilege('regress_priv_u1', 'pg_class', 'SELECT');
+SELECT has_table_privilege('regress_priv_u1', 'pg_catalog.pg_class', 'INSERT');
+-- by OID
+SELECT has_table_privilege('regress_priv_u1', 'priv_t'::regclass, 'SELECT');
+SELECT has_table_privilege('regress_priv_u1', (SELECT oid FROM pg_class WHERE relname = 'priv_t'), 'SELECT');
+SELECT has_table_privilege((SELECT oid FROM pg_roles WHERE rolname = 'regress_priv_u1'), 'priv_t', 'SELECT');
+SELECT has_table_privilege((SELECT oid FROM pg_roles WHERE rolname = 'regress_priv_u2'), 'priv_t', 'SELECT');
+SELECT has_table_privilege('regress_priv_u1', 0::oid, 'SELECT') IS NULL AS is_null;
+SELECT has_table_privilege(0::oid, 'SELECT') IS NULL AS is_null;
+SELECT relname, has_table_privilege('regress_priv_u1', oid, 'SELECT') FROM pg_class WHERE relname IN ('priv_t', 'priv_v', 'st', 'priv_seq') ORDER BY relname;
+-- errors
+SELECT has_table_privilege('regress_priv_nobody', 'priv_t', 'SELECT');
+SELECT has_table_privilege('regress_priv_u1', 'missing', 'SELECT');
+SELECT has_table_privilege('regress_priv_u1', 'nos.priv_t', 'SELECT');
+SELECT has_table_privilege('regress_priv_u1', 'priv_t', 'FOO');
+SELECT has_table_privilege('regress_priv_u1', 'priv_t', 'SELECT,');
+SELECT has_table_privilege('regress_priv_u1', 'priv_t', 'SELECT  WITH GRANT OPTION');
+SELECT has_table_privilege('regress_priv_u1', 'priv_t', 'USAGE');
+SELECT has_table_privilege('regress_priv_u1', 0::oid, 'FOO');
+SELECT has_table_privilege('priv_t', NULL);
+SELECT has_table_privilege(NULL, 'priv_t', 'SELECT');
+-- sequences
+SELECT has_sequence_privilege('priv_seq', 'USAGE');
+SELECT has_sequence_privilege('regress_priv_u1', 'priv_seq', 'USAGE');
+SELECT has_sequence_privilege('regress_priv_u1', 'priv_seq', 'usage, update');
+SELECT has_sequence_privilege('regress_priv_u1', 'priv_seq', 'UPDATE');
+SELECT has_sequence_privilege('regress_priv_u2', 'priv_seq', 'SELECT');
+SELECT has_sequence_privilege('regress_priv_u1', 'priv_seq'::regclass, 'USAGE');
+SELECT has_sequence_privilege('regress_priv_u1', 'priv_seq', 'INSERT');
+SELECT has_sequence_privilege('regress_priv_u1', 'priv_t', 'USAGE');
+SELECT has_sequence_privilege('regress_priv_u1', 'missing_seq', 'USAGE');
+-- schemas
+SELECT has_schema_privilege('regress_priv_s', 'CREATE');
+SELECT has_schema_privilege('regress_priv_u2', 'regress_priv_s', 'USAGE');
+SELECT has_schema_privilege('regress_priv_u2', 'regress_priv_s', 'CREATE');
+SELECT has_schema_privilege('regress_priv_u1', 'regress_priv_s', 'USAGE');
+SELECT has_schema_privilege('regress_priv_u1', 'public', 'USAGE');
+SELECT has_schema_privilege('regress_priv_u1', 'public', 'CREATE');
+SELECT has_schema_privilege('regress_priv_u1', 'pg_catalog', 'USAGE');
+SELECT has_schema_privilege('regress_priv_u1', 'pg_catalog', 'CREATE');
+SELECT has_schema_privilege('regress_priv_u1', 'regress_priv_s', 'create with grant option');
+SELECT has_schema_privilege('regress_priv_u1', 'nosuch', 'USAGE');
+SELECT has_schema_privilege('regress_priv_u1', 'REGRESS_PRIV_S', 'USAGE');
+SELECT has_schema_privilege('regress_priv_u1', 'regress_priv_s', 'SELECT');
+SELECT has_schema_privilege('regress_priv_u1', (SELECT oid FROM pg_namespace WHERE nspname = 'public'), 'USAGE');
+-- databases
+SELECT has_database_privilege('postgres', 'CONNECT');
+SELECT has_database_privilege('regress_priv_u1', 'postgres', 'CONNECT');
+SELECT has_database_privilege('regress_priv_u1', 'postgres', 'TEMP');
+SELECT has_database_privilege('regress_priv_u1', 'postgres', 'TEMPORARY');
+SELECT has_database_privilege('regress_priv_u1', 'postgres', 'CREATE');
+SELECT has_database_privilege('regress_priv_u1', 'nosuchdb', 'CONNECT');
+SELECT has_database_privilege('regress_priv_u1', 'postgres', 'USAGE');
+-- columns
+SELECT has_column_privilege('priv_t', 'a', 'SELECT');
+SELECT has_column_privilege('regress_priv_u2', 'priv_t', 'b', 'UPDATE');
+SELECT has_column_privilege('regress_priv_u2', 'priv_t', 'a', 'UPDATE');
+SELECT has_column_privilege('regress_priv_u2', 'priv_t', 'a', 'SELECT');
+SELECT has_column_privilege('regress_priv_u1', 'priv_t', 'a', 'SELECT');
+SELECT has_column_privilege('regress_priv_u1', 'priv_t', 'b', 'INSERT');
+SELECT has_column_privilege('regress_priv_u2', 'priv_t', 2::int2, 'UPDATE');
+SELECT has_column_privilege('regress_priv_u2', 'priv_t', 5::int2, 'UPDATE') IS NULL AS is_null;
+SELECT has_column_privilege('regress_priv_u2', 'priv_t', 'nosuch', 'UPDATE');
+SELECT has_column_privilege('regress_priv_u2', 'priv_t', 'b', 'DELETE');
+-- a revoke takes effect
+REVOKE SELECT ON priv_t FROM regress_priv_u1;
+SELECT has_table_privilege('regress_priv_u1', 'priv_t', 'SELECT');
+REVOKE UPDATE (b) ON priv_t FROM regress_priv_u2;
+SELECT has_column_privilege('regress_priv_u2', 'priv_t', 'b', 'UPDATE');
+SELECT has_column_privilege('regress_priv_u2', 'priv_t', 'b', 'INSERT');
+-- the owner has every privilege on its objects
+ALTER TABLE priv_t OWNER TO regress_priv_u2;
+SELECT has_table_privilege('regress_priv_u2', 'priv_t', 'DELETE');
+SELECT has_table_privilege('regress_priv_u2', 'priv_t', 'TRUNCATE WITH GRANT OPTION');
+SELECT has_table_privilege('regress_priv_u1', 'priv_t', 'TRUNCATE');
+DROP VIEW priv_v;
+DROP TABLE priv_t;
+DROP SEQUENCE priv_seq;
+DROP SCHEMA regress_priv_s CASCADE;
+DROP ROLE regress_priv_u1;
+DROP ROLE regress_priv_u2;
+DROP ROLE regress_priv_su;
