@@ -451,13 +451,18 @@ ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt* stmt) {
               held.insert(bson_iter_utf8(&list, nullptr));
       }
     }
+    // "p*" records the grant option of p: GRANT ... WITH GRANT OPTION adds
+    // both, REVOKE GRANT OPTION FOR removes only the option, REVOKE both.
     for (const std::string& g : grantees) {
       auto& held = acl[g];
       for (const std::string& p : privs) {
-        if (stmt->is_grant)
+        if (stmt->is_grant) {
           held.insert(p);
-        else
-          held.erase(p);
+          if (stmt->grant_option) held.insert(p + "*");
+        } else {
+          held.erase(p + "*");
+          if (!stmt->grant_option) held.erase(p);
+        }
       }
       if (held.empty()) acl.erase(g);
     }

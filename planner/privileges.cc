@@ -406,10 +406,10 @@ bool SessionImpl::CallPrivilegeFunction(const std::string& name,
     return answer(req.plain.find('r') != std::string::npos ||
                   req.grant_option.find('r') != std::string::npos);
   }
-  // Grants (no grant options are recorded).
-  if (req.plain.empty()) return answer(false);
+  // Grants: "r" a privilege, "r*" its grant option, "r(a,b)" and
+  // "r(a,b)*" the same on columns.
   std::set<char> held(public_default.begin(), public_default.end());
-  std::set<char> held_on_column;
+  std::set<char> held_on_column, grantable, grantable_on_column;
   std::vector<docstore::Document> docs;
   bson_t filter = BSON_INITIALIZER;
   std::string id = "acl:" + key;
@@ -433,8 +433,10 @@ bool SessionImpl::CallPrivilegeFunction(const std::string& name,
       while (bson_iter_next(&list)) {
         if (!BSON_ITER_HOLDS_UTF8(&list)) continue;
         std::string p = bson_iter_utf8(&list, nullptr);
+        bool option = p.size() > 1 && p.back() == '*';
+        if (option) p.pop_back();
         if (p.size() == 1) {
-          held.insert(p[0]);
+          (option ? grantable : held).insert(p[0]);
           continue;
         }
         // "w(a,b)": a column privilege.
@@ -446,7 +448,8 @@ bool SessionImpl::CallPrivilegeFunction(const std::string& name,
         while (b <= cols.size()) {
           size_t e = cols.find(',', b);
           if (e == std::string::npos) e = cols.size();
-          if (cols.substr(b, e - b) == column_name) held_on_column.insert(p[0]);
+          if (cols.substr(b, e - b) == column_name)
+            (option ? grantable_on_column : held_on_column).insert(p[0]);
           b = e + 1;
         }
       }
@@ -456,9 +459,13 @@ bool SessionImpl::CallPrivilegeFunction(const std::string& name,
     // Catalogs: SELECT for everyone, nothing else.
     held.clear();
     held.insert('r');
+    grantable.clear();
+    grantable_on_column.clear();
   }
   for (char c : req.plain)
     if (held.count(c) || held_on_column.count(c)) return answer(true);
+  for (char c : req.grant_option)
+    if (grantable.count(c) || grantable_on_column.count(c)) return answer(true);
   return answer(false);
 }
 

@@ -1,5 +1,6 @@
 // Rows of the pg_catalog relations that describe relations, columns,
 // constraints and dependencies, from the in-memory catalog.
+#include <algorithm>
 #include <set>
 
 #include "planner/system_catalog_internal.h"
@@ -92,9 +93,14 @@ std::string AclText(const Source& s, const std::string& key,
                         ? grantor + "=" + owner_privs + "/" + grantor
                         : default_acl;
   for (const auto& [grantee, privs] : it->second) {
+    // Each letter followed by "*" when its grant option is held too.
     std::string letters;
-    for (const auto& p : privs)
-      if (p.size() == 1) letters += p;
+    for (const auto& p : privs) {
+      if (p.size() != 1) continue;
+      letters += p;
+      if (std::find(privs.begin(), privs.end(), p + "*") != privs.end())
+        letters += '*';
+    }
     if (letters.empty() || AclRole(grantee) == grantor) continue;
     acl += "," + AclRole(grantee) + "=" + letters + "/" + grantor;
   }
@@ -109,14 +115,20 @@ std::string ColumnAclText(const Source& s, const std::string& key,
   for (const auto& [grantee, privs] : it->second) {
     std::string letters;
     for (const auto& p : privs) {
-      // "w(a,b)": letter w on columns a and b.
+      // "w(a,b)": letter w on columns a and b ("w(a,b)*": its grant option,
+      // shown after the letter).
       if (p.size() < 4 || p[1] != '(' || p.back() != ')') continue;
+      bool option =
+          std::find(privs.begin(), privs.end(), p + "*") != privs.end();
       std::string cols = p.substr(2, p.size() - 3);
       size_t b = 0;
       while (b <= cols.size()) {
         size_t e = cols.find(',', b);
         if (e == std::string::npos) e = cols.size();
-        if (cols.substr(b, e - b) == column) letters += p[0];
+        if (cols.substr(b, e - b) == column) {
+          letters += p[0];
+          if (option) letters += '*';
+        }
         b = e + 1;
       }
     }
