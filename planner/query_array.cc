@@ -238,6 +238,21 @@ void ArrayGet(sqlite3_context* ctx, int, sqlite3_value** argv) {
   sqlite3_result_null(ctx);
 }
 
+// The range entry of a function in FROM: named by its alias, else the
+// function; `names` gets the alias's column names.
+RangeEntry FunctionEntry(const PgQuery__RangeFunction* rf,
+                         const std::string& name, const std::string& sql_alias,
+                         std::vector<std::string>* names) {
+  RangeEntry entry;
+  entry.alias = rf->alias && rf->alias->aliasname ? rf->alias->aliasname : name;
+  entry.relname = entry.alias;
+  entry.sql_alias = sql_alias;
+  if (rf->alias)
+    for (size_t i = 0; i < rf->alias->n_colnames; i++)
+      names->push_back(rf->alias->colnames[i]->string->sval);
+  return entry;
+}
+
 }  // namespace
 
 int RegisterArrayFunctions(sqlite3* db, SqlRuntime* runtime) {
@@ -301,14 +316,8 @@ bool QueryCompiler::AddArrayFunctionItem(const PgQuery__RangeFunction* rf,
   }
   aggregate_context_ = saved;
   std::string sql_alias = NewAlias();
-  RangeEntry entry;
-  entry.alias = rf->alias && rf->alias->aliasname ? rf->alias->aliasname : name;
-  entry.relname = entry.alias;
-  entry.sql_alias = sql_alias;
   std::vector<std::string> names;
-  if (rf->alias)
-    for (size_t i = 0; i < rf->alias->n_colnames; i++)
-      names.push_back(rf->alias->colnames[i]->string->sval);
+  RangeEntry entry = FunctionEntry(rf, name, sql_alias, &names);
   auto column_name = [&](size_t i, const std::string& fallback) {
     if (i < names.size()) return names[i];
     // A single column takes the alias's name, as PostgreSQL does.
@@ -469,14 +478,8 @@ bool QueryCompiler::AddJsonFunctionItem(const PgQuery__RangeFunction* rf,
   aggregate_context_ = saved;
   if (!ok) return false;
   std::string sql_alias = NewAlias();
-  RangeEntry entry;
-  entry.alias = rf->alias && rf->alias->aliasname ? rf->alias->aliasname : name;
-  entry.relname = entry.alias;
-  entry.sql_alias = sql_alias;
   std::vector<std::string> names;
-  if (rf->alias)
-    for (size_t i = 0; i < rf->alias->n_colnames; i++)
-      names.push_back(rf->alias->colnames[i]->string->sval);
+  RangeEntry entry = FunctionEntry(rf, name, sql_alias, &names);
   auto cell = [&](int i) {
     return "json_extract(" + sql_alias + ".value, '$[" + std::to_string(i) +
            "]')";
