@@ -302,3 +302,9 @@ SET maintenance_work_mem = '1GB'; SHOW maintenance_work_mem;
 SET maintenance_work_mem = '1023kB';
 SET maintenance_work_mem = 2000; SHOW maintenance_work_mem;
 RESET work_mem; SHOW work_mem;
+-- The locale of the databases (read-only, as PostgreSQL 15's lc_collate and
+-- lc_ctype are).
+SHOW lc_ctype;
+SHOW lc_collate;
+SELECT current_setting('lc_ctype'), current_setting('lc_collate');
+SET lc_ctype = 'C';
