@@ -1278,11 +1278,7 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
     }
     return scope_->AnalyzeWindowCall(f, name, out, error);
   }
-  if (!f->over &&
-      (name == "count" || name == "sum" || name == "avg" || name == "min" ||
-       name == "max" || name == "bool_and" || name == "bool_or" ||
-       name == "every" || name == "string_agg" || name == "array_agg" ||
-       IsJsonAggregate(name)))
+  if (!f->over && IsAggregateName(name))
     return AnalyzeAggregate(f, name, out, error);
   if (f->agg_star || f->n_agg_order > 0 || f->agg_filter || f->over ||
       f->agg_distinct) {

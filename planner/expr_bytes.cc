@@ -11,27 +11,8 @@ namespace kova::planner::expr_detail {
 
 namespace {
 
-constexpr char kHexDigits[] = "0123456789abcdef";
-
-std::string BytesOfCanonical(const std::string& canonical) {
-  std::string out;
-  auto nibble = [](char c) {
-    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-  };
-  for (size_t i = 2; i + 1 < canonical.size(); i += 2)
-    out.push_back(static_cast<char>(nibble(canonical[i]) << 4 |
-                                    nibble(canonical[i + 1])));
-  return out;
-}
-
 std::string CanonicalOfBytes(std::string_view bytes) {
-  std::string out = "\\x";
-  out.reserve(2 + bytes.size() * 2);
-  for (unsigned char c : bytes) {
-    out.push_back(kHexDigits[c >> 4]);
-    out.push_back(kHexDigits[c & 15]);
-  }
-  return out;
+  return "\\x" + HexDigits(bytes);
 }
 
 bool IsEncodingSpace(char c) {
@@ -212,6 +193,29 @@ bool DecodeEscape(const std::string& in, std::string* out, PgError* error) {
 
 }  // namespace
 
+std::string HexDigits(std::string_view bytes) {
+  static constexpr char kHexDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    out.push_back(kHexDigits[c >> 4]);
+    out.push_back(kHexDigits[c & 15]);
+  }
+  return out;
+}
+
+std::string ByteaBytes(const std::string& v) {
+  if (v.rfind("\\x", 0) != 0) return v;
+  auto nibble = [](char c) {
+    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+  };
+  std::string out;
+  out.reserve((v.size() - 2) / 2);
+  for (size_t i = 2; i + 1 < v.size(); i += 2)
+    out.push_back(static_cast<char>(nibble(v[i]) << 4 | nibble(v[i + 1])));
+  return out;
+}
+
 bool EvalBytesFunction(const Expr& e, const std::vector<Value>& args,
                        SessionHooks*, bool* handled, Value* out,
                        PgError* error) {
@@ -228,7 +232,7 @@ bool EvalBytesFunction(const Expr& e, const std::vector<Value>& args,
     std::string format;
     if (!ParseFormat(*args[1], &format, error)) return false;
     if (n == "encode") {
-      std::string bytes = BytesOfCanonical(*args[0]);
+      std::string bytes = ByteaBytes(*args[0]);
       if (format == "hex")
         *out = args[0]->substr(2);
       else if (format == "base64")
@@ -249,7 +253,7 @@ bool EvalBytesFunction(const Expr& e, const std::vector<Value>& args,
                      : n == "sha256" ? EVP_sha256()
                      : n == "sha384" ? EVP_sha384()
                                      : EVP_sha512();
-  std::string data = BytesOfCanonical(*args[0]);
+  std::string data = ByteaBytes(*args[0]);
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
   EVP_Digest(data.data(), data.size(), digest, &len, md, nullptr);

@@ -62,6 +62,13 @@ inline bool IsJsonAggregate(const std::string& name) {
   return name == "json_agg" || name == "jsonb_agg" ||
          name == "json_object_agg" || name == "jsonb_object_agg";
 }
+// The aggregate functions Kova knows, by name (without pg_catalog.).
+inline bool IsAggregateName(const std::string& name) {
+  return name == "count" || name == "sum" || name == "avg" || name == "min" ||
+         name == "max" || name == "bool_and" || name == "bool_or" ||
+         name == "every" || name == "string_agg" || name == "array_agg" ||
+         IsJsonAggregate(name);
+}
 inline bool IsFloat(uint32_t t) {
   return t == oid::kFloat4 || t == oid::kFloat8;
 }
@@ -261,6 +268,10 @@ bool EvalFormatFunction(const Expr& e, const std::vector<Value>& args,
 bool EvalJsonFunction(const Expr& e, const std::vector<Value>& args,
                       SessionHooks* hooks, bool* handled, Value* out,
                       PgError* error);
+// Lower-case hex of bytes, two digits each (expr_bytes.cc).
+std::string HexDigits(std::string_view bytes);
+// A bytea's canonical text ("\x" and hex) as its bytes; other text as is.
+std::string ByteaBytes(const std::string& canonical);
 bool EvalBytesFunction(const Expr& e, const std::vector<Value>& args,
                        SessionHooks* hooks, bool* handled, Value* out,
                        PgError* error);

@@ -574,23 +574,8 @@ std::string Md5Hex(const std::string& data) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
   EVP_Digest(data.data(), data.size(), digest, &len, EVP_md5(), nullptr);
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < len; i++) {
-    out += hex[digest[i] >> 4];
-    out += hex[digest[i] & 15];
-  }
-  return out;
-}
-
-// bytea canonical text (hex "\x...") to raw bytes.
-std::string ByteaBytes(const std::string& v) {
-  std::string out;
-  if (v.rfind("\\x", 0) != 0) return v;
-  auto nib = [](char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
-  for (size_t i = 2; i + 1 < v.size(); i += 2)
-    out.push_back(static_cast<char>(nib(v[i]) << 4 | nib(v[i + 1])));
-  return out;
+  return HexDigits(
+      std::string_view(reinterpret_cast<const char*>(digest), len));
 }
 
 std::string StripBlanks(std::string s) {

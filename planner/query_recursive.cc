@@ -25,11 +25,7 @@ int AggregateLocation(const PgQuery__Node* n) {
     case PG_QUERY__NODE__NODE_FUNC_CALL: {
       const PgQuery__FuncCall* f = n->func_call;
       std::string name = sql::JoinNames(f->funcname, f->n_funcname);
-      if (!f->over &&
-          (name == "count" || name == "sum" || name == "avg" || name == "min" ||
-           name == "max" || name == "bool_and" || name == "bool_or" ||
-           name == "every" || name == "string_agg" || name == "array_agg"))
-        return f->location;
+      if (!f->over && expr_detail::IsAggregateName(name)) return f->location;
       for (size_t i = 0; i < f->n_args; i++) {
         int at = AggregateLocation(f->args[i]);
         if (at >= 0) return at;

@@ -34,7 +34,8 @@ constexpr int kEndOffset = kEndOffsetPreceding | kEndOffsetFollowing;
 // Marks window_context_ while a window function's arguments are analysed.
 const char kNestedWindow[] = "window function calls";
 
-bool IsAggregateName(const std::string& n) {
+// The aggregates that also run as window functions (not the json ones).
+bool IsWindowAggregate(const std::string& n) {
   return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max" ||
          n == "bool_and" || n == "bool_or" || n == "every" ||
          n == "string_agg" || n == "array_agg";
@@ -286,7 +287,7 @@ bool QueryCompiler::AnalyzeWindowCall(const PgQuery__FuncCall* f,
   e->location = f->location;
   const char* saved = window_context_;
   window_context_ = kNestedWindow;
-  bool aggregate = IsAggregateName(name);
+  bool aggregate = IsWindowAggregate(name);
   bool ok = true;
   if (aggregate) {
     if (f->agg_distinct) {

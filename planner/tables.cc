@@ -189,11 +189,7 @@ bool HasUnnest(const PgQuery__Node* node) {
           name == "generate_series" || expr_detail::IsJsonSetFunction(name))
         return true;
       // An aggregate: one group of the one row (SELECT count(*) is 1).
-      if (f->agg_star || name == "count" || name == "sum" || name == "avg" ||
-          name == "min" || name == "max" || name == "bool_and" ||
-          name == "bool_or" || name == "every" || name == "string_agg" ||
-          name == "array_agg" || expr_detail::IsJsonAggregate(name))
-        return true;
+      if (f->agg_star || expr_detail::IsAggregateName(name)) return true;
       for (size_t i = 0; i < f->n_args; i++)
         if (HasUnnest(f->args[i])) return true;
       return false;
