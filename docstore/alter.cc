@@ -67,16 +67,17 @@ Status Session::RenameCollection(std::string_view db, std::string_view name,
       s = impl_->Exec("DROP INDEX IF EXISTS " + index.sqlite_name);
       if (s.ok())
         s = impl_->Exec("DROP INDEX IF EXISTS " +
-                        NullsIndexName(old, index.spec.name));
+                        NullsIndexName(index.sqlite_name));
       if (!s.ok()) return s;
     }
     CollectionMeta moved;
     moved.ns = new_ns;
     moved.db = old.db;
     moved.name = new_name;
-    moved.table = TableName(new_ns);
     moved.autoincrement = old.autoincrement;
-    s = impl_->Exec("ALTER TABLE " + old.table + " RENAME TO " + moved.table);
+    s = impl_->FreeSqliteName("c:" + SqliteSafeName(new_ns), &moved.table);
+    if (s.ok())
+      s = impl_->Exec("ALTER TABLE " + old.table + " RENAME TO " + moved.table);
     if (s.ok())
       s = impl_->Exec("DELETE FROM kova_indexes WHERE ns=" +
                       QuoteLiteral(old.ns));
@@ -163,7 +164,7 @@ Status Session::AdoptIndex(std::string_view db, std::string_view collection,
       return Status::OK();
     std::string ns = meta->ns;
     s = impl_->Exec("DROP INDEX IF EXISTS " +
-                    NullsIndexName(*meta, found->spec.name));
+                    NullsIndexName(found->sqlite_name));
     if (s.ok())
       s = impl_->Exec(
           "UPDATE kova_indexes SET name=" + QuoteLiteral(spec.name) +

@@ -12,12 +12,59 @@ std::string Namespace(std::string_view db, std::string_view name) {
 std::string CounterId(std::string_view ns, std::string_view field) {
   return std::string(ns) + "." + std::string(field);
 }
-std::string TableName(std::string_view ns) {
-  return QuoteIdent("c:" + std::string(ns));
+std::string SqliteSafeName(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  for (char c : name) {
+    if (c >= 'A' && c <= 'Z') {
+      out += '^';
+      out += static_cast<char>(c - 'A' + 'a');
+    } else if (c == '^') {
+      out += "^^";
+    } else if (c == ':') {
+      out += "^;";
+    } else if (c == '#') {
+      out += "^=";
+    } else if (c == '@') {
+      out += "^%";
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
-std::string NullsIndexName(const CollectionMeta& meta, std::string_view name) {
-  return QuoteIdent("i:" + meta.ns + ":" + std::string(name) + kNullsSuffix);
+std::string TableName(std::string_view ns) {
+  return QuoteIdent("c:" + SqliteSafeName(ns));
+}
+
+std::string NullsIndexName(std::string_view sqlite_name) {
+  // `sqlite_name` is quoted: the suffix goes inside the closing quote.
+  return std::string(sqlite_name.substr(0, sqlite_name.size() - 1)) +
+         kNullsSuffix + "\"";
+}
+
+Status SessionImpl::FreeSqliteName(const std::string& base,
+                                   std::string* quoted) {
+  // Data directories from before SqliteSafeName hold names that differ
+  // from a new one only in case: SQLite would take them for the same.
+  sqlite3_stmt* raw;
+  Status s = Prepare(
+      "SELECT 1 FROM sqlite_master WHERE name = ?1 COLLATE NOCASE", &raw);
+  if (!s.ok()) return s;
+  StmtHandle stmt(raw);
+  for (int n = 1;; n++) {
+    std::string name = n == 1 ? base : base + "@" + std::to_string(n);
+    sqlite3_reset(raw);
+    sqlite3_bind_text(raw, 1, name.c_str(), -1, SQLITE_TRANSIENT);
+    int rc;
+    s = Step(raw, &rc);
+    if (!s.ok()) return s;
+    if (rc == SQLITE_DONE) {
+      *quoted = QuoteIdent(name);
+      return Status::OK();
+    }
+  }
 }
 
 std::string KeyExpr(std::string_view path) {
@@ -357,9 +404,10 @@ Status SessionImpl::CreateCollectionLocked(std::string_view db,
   m.ns = ns;
   m.db = db;
   m.name = name;
-  m.table = TableName(ns);
-  s = Exec("INSERT OR IGNORE INTO kova_databases VALUES(" + QuoteLiteral(db) +
-           ")");
+  s = FreeSqliteName("c:" + SqliteSafeName(ns), &m.table);
+  if (s.ok())
+    s = Exec("INSERT OR IGNORE INTO kova_databases VALUES(" + QuoteLiteral(db) +
+             ")");
   if (s.ok())
     s = Exec("CREATE TABLE " + m.table +
              "(rid INTEGER PRIMARY KEY, kid, doc BLOB NOT NULL)");
@@ -419,15 +467,12 @@ Status SessionImpl::CreateIndexLocked(const CollectionMeta& meta,
   }
   // An adopted index (AdoptIndex) keeps the SQLite name of its first name,
   // which a new index of that name must then avoid.
-  std::string sqlite_name = QuoteIdent("i:" + meta.ns + ":" + name);
-  for (int n = 2;; n++) {
-    bool taken = false;
-    for (const auto& index : meta.indexes)
-      taken |= index.sqlite_name == sqlite_name;
-    if (!taken) break;
-    sqlite_name =
-        QuoteIdent("i:" + meta.ns + ":" + name + "@" + std::to_string(n));
-  }
+  // (SQLite's index names are global: the namespace is part of them.)
+  std::string sqlite_name;
+  Status s = FreeSqliteName(
+      "i:" + SqliteSafeName(meta.ns) + ":" + SqliteSafeName(name),
+      &sqlite_name);
+  if (!s.ok()) return s;
   std::string sql = std::string("CREATE ") + (spec.unique ? "UNIQUE " : "") +
                     "INDEX " + sqlite_name + " ON " + meta.table + "(";
   bson_t keys = BSON_INITIALIZER;
@@ -438,14 +483,14 @@ Status SessionImpl::CreateIndexLocked(const CollectionMeta& meta,
     bson_append_int32(&keys, field.c_str(), -1, dir);
   }
   sql += ")";
-  Status s = UseLargeCache();
+  s = UseLargeCache();
   if (s.ok()) s = Exec(sql);
   if (s.ok() && spec.unique && !spec.nulls_distinct) {
     // SQLite's unique indexes let NULLs repeat. Rows with a null or missing
     // key go to a second, partial unique index where null is a value (x''
     // never occurs as a key: BLOB keys always start with a type tag).
     std::string nulls_sql = "CREATE UNIQUE INDEX " +
-                            NullsIndexName(meta, name) + " ON " + meta.table +
+                            NullsIndexName(sqlite_name) + " ON " + meta.table +
                             "(";
     std::string where;
     for (size_t i = 0; i < spec.keys.size(); i++) {

@@ -148,13 +148,20 @@ struct CollectionMeta {
 
 std::string Namespace(std::string_view db, std::string_view name);
 std::string CounterId(std::string_view ns, std::string_view field);
+// SQLite compares table and index names without regard to ASCII case, where
+// PostgreSQL's quoted identifiers are case-sensitive ("RT" and rt are two
+// tables): upper-case letters are written as ^ and the lower-case letter,
+// and the characters the naming scheme uses as separators (: # @ ^) are
+// escaped too. Names without any of them stay as they are.
+std::string SqliteSafeName(std::string_view name);
 std::string TableName(std::string_view ns);
 std::string IndexName(const IndexSpec& spec);
 // The SQL expression of a field's key, the same in indexes and queries.
 std::string KeyExpr(std::string_view path);
 // The partial unique index that makes null one value (see CreateIndexLocked).
 inline constexpr const char* kNullsSuffix = "#nulls";
-std::string NullsIndexName(const CollectionMeta& meta, std::string_view name);
+// Named after the (quoted) SQLite name of the index it completes.
+std::string NullsIndexName(std::string_view sqlite_name);
 Status ValidateDbName(std::string_view db);
 Status ValidateCollectionName(std::string_view name);
 Status ValidateAutoincrementField(std::string_view field);
@@ -395,6 +402,9 @@ class SessionImpl {
   }
   // nullptr in *meta when absent.
   Status LookupCollection(const std::string& ns, const CollectionMeta** meta);
+  // `base`, or base@2, base@3...: the first name no SQLite table or index
+  // holds yet, quoted.
+  Status FreeSqliteName(const std::string& base, std::string* quoted);
   Status CreateCollectionLocked(std::string_view db, std::string_view name,
                                 const CollectionOptions& options,
                                 const CollectionMeta** meta);

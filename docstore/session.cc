@@ -428,7 +428,7 @@ Status Session::DropIndex(std::string_view db, std::string_view collection,
       s = impl_->Exec("DROP INDEX " + index.sqlite_name);
       if (s.ok())
         s = impl_->Exec("DROP INDEX IF EXISTS " +
-                        NullsIndexName(*meta, index.spec.name));
+                        NullsIndexName(index.sqlite_name));
       if (s.ok())
         s = impl_->Exec("DELETE FROM kova_indexes WHERE ns=" +
                         QuoteLiteral(ns) + " AND name=" + QuoteLiteral(name));

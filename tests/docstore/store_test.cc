@@ -3,6 +3,7 @@
 #include <bson/bson.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -891,6 +892,57 @@ TEST_F(StoreTest, UniqueIndexRefusesDuplicatesAndNamesIndexAndKey) {
   MustInsert(R"({"_id": 6, "f": 6, "s": "y"})");
   MustInsert(R"({"_id": 7, "f": "5", "s": "z"})");
   EXPECT_EQ(Match(), (Ids{1, 6, 7}));
+}
+
+// SQLite compares table and index names without regard to case; a
+// collection or index name is case-sensitive.
+TEST_F(StoreTest, NamesDifferingOnlyInCaseAreDistinct) {
+  MustInsert(R"({"_id": 1, "f": 5})", nullptr, "C");
+  MustInsert(R"({"_id": 2, "f": 5})", nullptr, "c");
+  IndexSpec upper{"Mine", {{"f", 1}}, true};
+  IndexSpec lower{"mine", {{"f", 1}}, true};
+  ASSERT_TRUE(session_->CreateIndex("db", "C", upper, nullptr).ok());
+  ASSERT_TRUE(session_->CreateIndex("db", "c", lower, nullptr).ok());
+  IndexSpec other{"MINE", {{"g", 1}}, true};
+  ASSERT_TRUE(session_->CreateIndex("db", "c", other, nullptr).ok());
+  EXPECT_EQ(Match("{}", nullptr, "C"), (Ids{1}));
+  EXPECT_EQ(Match("{}", nullptr, "c"), (Ids{2}));
+  Status s = Insert(R"({"_id": 3, "f": 5})", nullptr, "C");
+  EXPECT_EQ(s.message(),
+            "E11000 duplicate key error collection: db.C index: Mine dup key: "
+            "{ f: 5 }");
+  // Missing g is one value for the partial index of MINE.
+  s = Insert(R"({"_id": 4, "f": 6})", nullptr, "c");
+  EXPECT_EQ(s.message(),
+            "E11000 duplicate key error collection: db.c index: MINE dup key: "
+            "{ g: null }");
+  ASSERT_TRUE(session_->DropIndex("db", "c", "MINE").ok());
+  MustInsert(R"({"_id": 4, "f": 6})", nullptr, "c");
+  ASSERT_TRUE(session_->DropCollection("db", "C").ok());
+  EXPECT_EQ(Match("{}", nullptr, "c"), (Ids{2, 4}));
+  std::vector<std::string> names = CollectionNames();
+  EXPECT_EQ(names, std::vector<std::string>{"c"});
+}
+
+// A data directory written before names were escaped holds "c:db.T": a new
+// collection t must not take that SQLite name.
+TEST_F(StoreTest, OldUnescapedNamesAreAvoided) {
+  MustInsert(R"({"_id": 1})", nullptr, "T");
+  CloseStore();
+  sqlite3* db;
+  ASSERT_EQ(sqlite3_open((dir_ + "/kova.db").c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "ALTER TABLE \"c:db.^t\" RENAME TO \"c:db.T\";"
+                         "UPDATE kova_collections SET tbl = '\"c:db.T\"' "
+                         "WHERE ns = 'db.T'",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK)
+      << sqlite3_errmsg(db);
+  sqlite3_close(db);
+  OpenStore();
+  MustInsert(R"({"_id": 2})", nullptr, "t");
+  EXPECT_EQ(Match("{}", nullptr, "T"), (Ids{1}));
+  EXPECT_EQ(Match("{}", nullptr, "t"), (Ids{2}));
 }
 
 // As in MongoDB, a unique index holds one entry for null and missing.
