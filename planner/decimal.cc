@@ -152,6 +152,23 @@ static void FirstBaseDigit(const Decimal& d, int* weight, int* first) {
   }
 }
 
+// Integer division of magnitudes: the quotient, the remainder in `rem`.
+static std::string DivMagnitudes(const std::string& num, const std::string& den,
+                                 std::string* rem_out) {
+  std::string quotient, rem = "0";
+  for (char digit : num) {
+    rem = Strip(rem + digit);
+    int q = 0;
+    while (CompareMagnitude(rem, den) >= 0) {
+      rem = Strip(SubMagnitudes(rem, den));
+      q++;
+    }
+    quotient.push_back(static_cast<char>('0' + q));
+  }
+  if (rem_out) *rem_out = rem;
+  return Strip(quotient);
+}
+
 // a / b rounded half away from zero at PostgreSQL's result scale.
 Decimal DivDecimal(const Decimal& a, const Decimal& b) {
   int w1, f1, w2, f2;
@@ -171,17 +188,7 @@ Decimal DivDecimal(const Decimal& a, const Decimal& b) {
   } else {
     den.append(-shift, '0');
   }
-  std::string quotient, rem = "0";
-  for (char digit : num) {
-    rem = Strip(rem + digit);
-    int q = 0;
-    while (CompareMagnitude(rem, den) >= 0) {
-      rem = Strip(SubMagnitudes(rem, den));
-      q++;
-    }
-    quotient.push_back(static_cast<char>('0' + q));
-  }
-  quotient = Strip(quotient);
+  std::string quotient = DivMagnitudes(num, den, nullptr);
   // Round the extra digit away from zero.
   bool up = quotient.back() >= '5';
   quotient.pop_back();
@@ -191,6 +198,38 @@ Decimal DivDecimal(const Decimal& a, const Decimal& b) {
   r.digits = Strip(quotient);
   r.scale = rscale;
   r.negative = (a.negative != b.negative) && r.digits != "0";
+  return r;
+}
+
+Decimal SqrtDecimal(const Decimal& x, int rscale) {
+  // m = floor(x * 10^(2 * (rscale + 1))): its integer square root is
+  // sqrt(x) truncated one digit past rscale, and rounding that digit
+  // rounds sqrt(x) itself (truncation never crosses a rounding boundary).
+  std::string m = x.digits;
+  int shift = 2 * (rscale + 1) - x.scale;
+  if (shift >= 0) {
+    if (m != "0") m.append(shift, '0');
+  } else {
+    m = -shift >= static_cast<int>(m.size()) ? "0"
+                                             : m.substr(0, m.size() + shift);
+  }
+  Decimal r;
+  r.scale = rscale;
+  if (m == "0") return r;
+  // Newton's iteration from above: y = (y + m / y) / 2 decreases to
+  // floor(sqrt(m)).
+  std::string y = "1" + std::string((m.size() + 1) / 2, '0');
+  while (true) {
+    std::string next = DivMagnitudes(
+        AddMagnitudes(y, DivMagnitudes(m, y, nullptr)), "2", nullptr);
+    if (CompareMagnitude(next, y) >= 0) break;
+    y = next;
+  }
+  bool up = y.back() >= '5';
+  y.pop_back();
+  if (y.empty()) y = "0";
+  if (up) y = AddMagnitudes(y, "1");
+  r.digits = Strip(y);
   return r;
 }
 

@@ -22,5 +22,7 @@ Decimal MulDecimal(const Decimal& a, const Decimal& b);
 // a / b (b != 0) rounded half away from zero at PostgreSQL's select_div_scale.
 Decimal DivDecimal(const Decimal& a, const Decimal& b);
 int CompareDecimal(Decimal a, Decimal b);
+// sqrt(x) (x >= 0) rounded half up at `rscale` digits after the point.
+Decimal SqrtDecimal(const Decimal& x, int rscale);
 
 }  // namespace kova::planner

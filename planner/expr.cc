@@ -1710,10 +1710,13 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
         *error = err;
         return false;
       }
+      // The variance family's candidates are all numeric: the category's
+      // preferred type, double precision, wins.
       if (!Coerce(&arg,
                   name == "bool_and" || name == "bool_or" || name == "every"
                       ? oid::kBool
-                      : oid::kText,
+                  : IsVarianceAggregate(name) ? oid::kFloat8
+                                              : oid::kText,
                   -1, error))
         return false;
     }
@@ -1737,6 +1740,13 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
       e->type = oid::kFloat8;
     else if (t == oid::kInterval)
       e->type = oid::kInterval;
+    else
+      return no_function();
+  } else if (IsVarianceAggregate(name)) {
+    if (IsInteger(t) || t == oid::kNumeric)
+      e->type = oid::kNumeric;
+    else if (IsFloat(t))
+      e->type = oid::kFloat8;
     else
       return no_function();
   } else if (name == "min" || name == "max") {

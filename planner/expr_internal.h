@@ -62,12 +62,17 @@ inline bool IsJsonAggregate(const std::string& name) {
   return name == "json_agg" || name == "jsonb_agg" ||
          name == "json_object_agg" || name == "jsonb_object_agg";
 }
+// stddev, variance and their _samp / _pop forms (variance.cc).
+inline bool IsVarianceAggregate(const std::string& name) {
+  return name == "stddev" || name == "stddev_samp" || name == "stddev_pop" ||
+         name == "variance" || name == "var_samp" || name == "var_pop";
+}
 // The aggregate functions Kova knows, by name (without pg_catalog.).
 inline bool IsAggregateName(const std::string& name) {
   return name == "count" || name == "sum" || name == "avg" || name == "min" ||
          name == "max" || name == "bool_and" || name == "bool_or" ||
          name == "every" || name == "string_agg" || name == "array_agg" ||
-         IsJsonAggregate(name);
+         IsJsonAggregate(name) || IsVarianceAggregate(name);
 }
 inline bool IsFloat(uint32_t t) {
   return t == oid::kFloat4 || t == oid::kFloat8;

@@ -491,7 +491,12 @@ bool EvalMathFunction(const Expr& e, const std::vector<Value>& args,
       }
       int sweight = (NbaseWeight(x) + 1) * 4 / 2 - 1;
       int rscale = ClampScale(kMinSigDigits - sweight, x.dscale);
-      *out = FormatScaled(std::sqrt(std::strtold(a0.c_str(), nullptr)), rscale);
+      Decimal d;
+      if (Decimal::Parse(a0, &d))
+        *out = SqrtDecimal(d, rscale).ToString();
+      else
+        *out =
+            FormatScaled(std::sqrt(std::strtold(a0.c_str(), nullptr)), rscale);
     } else if (n == "exp") {
       long double v = std::strtold(a0.c_str(), nullptr);
       long double w = std::clamp(v * 0.434294481903252L, -1000.0L, 1000.0L);

@@ -1220,6 +1220,11 @@ std::string QueryCompiler::EmitAggregateCall(
     }
     return "(kova_avg(" + d + a + ") COLLATE kova_numeric)";
   }
+  if (IsVarianceAggregate(e.name)) {
+    std::string call = std::string(VarianceFunctionName(e.name, IsFloat(t))) +
+                       "(" + d + a + ")";
+    return IsFloat(t) ? call : "(" + call + " COLLATE kova_numeric)";
+  }
   if (e.name == "min" || e.name == "max") {
     std::string sql = e.name + "(" + d + a + ")";
     const char* coll = CollationOf(e.type);

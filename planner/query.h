@@ -114,6 +114,10 @@ std::string SortDirectionSql(const PgQuery__SortBy* sort);
 int RegisterArrayFunctions(sqlite3* db, SqlRuntime* runtime);
 // Registers kova_json_agg (json_agg.cc) on a connection.
 int RegisterJsonAggregates(sqlite3* db, SqlRuntime* runtime);
+// stddev / variance and their _samp / _pop forms (variance.cc): the SQLite
+// function of one, for integer and numeric or (floats) real arguments.
+int RegisterVarianceAggregates(sqlite3* db, SqlRuntime* runtime);
+const char* VarianceFunctionName(const std::string& aggregate, bool floats);
 
 // What the compiler needs from the session.
 struct CompileContext {

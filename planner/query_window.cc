@@ -38,7 +38,8 @@ const char kNestedWindow[] = "window function calls";
 bool IsWindowAggregate(const std::string& n) {
   return n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max" ||
          n == "bool_and" || n == "bool_or" || n == "every" ||
-         n == "string_agg" || n == "array_agg";
+         n == "string_agg" || n == "array_agg" ||
+         expr_detail::IsVarianceAggregate(n);
 }
 
 // A window's effective definition, after following references.
