@@ -325,6 +325,7 @@ bool Analyzer::Analyze(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
     }
     case PG_QUERY__NODE__NODE_NULL_TEST: {
       const PgQuery__NullTest* t = node->null_test;
+      if (IsRow(t->arg)) return AnalyzeRowNullTest(t, out, error);
       auto e = std::make_unique<Expr>();
       e->kind = t->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NULL
                     ? Expr::Kind::kIsNull
@@ -522,6 +523,12 @@ bool Analyzer::Analyze(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
       if (scope_) return scope_->AnalyzeSubLink(node->sub_link, out, error);
       *error = Err("0A000", "subqueries are not supported yet",
                    node->sub_link->location);
+      return false;
+    case PG_QUERY__NODE__NODE_ROW_EXPR:
+      *error = Err("0A000",
+                   "row constructors are supported only in comparisons, IS "
+                   "NULL and IS DISTINCT FROM yet",
+                   node->row_expr->location);
       return false;
     default:
       *error = Err("0A000", "this kind of expression is not supported yet");
@@ -1110,6 +1117,8 @@ bool Analyzer::AnalyzeOperator(const PgQuery__AExpr* a,
     return AnalyzeSpecialOperator(a, out, error);
   std::string op = sql::JoinNames(a->name, a->n_name);
   if (op.rfind("pg_catalog.", 0) == 0) op = op.substr(11);
+  if (IsRow(a->lexpr) || IsRow(a->rexpr))
+    return CompareNodes(op, a->lexpr, a->rexpr, a->location, out, error);
   std::unique_ptr<Expr> left, right;
   if (a->lexpr && !Analyze(a->lexpr, &left, error)) return false;
   if (!Analyze(a->rexpr, &right, error)) return false;
@@ -1151,11 +1160,9 @@ bool Analyzer::AnalyzeSpecialOperator(const PgQuery__AExpr* a,
       const PgQuery__List* list = a->rexpr->list;
       std::vector<std::unique_ptr<Expr>> parts;
       for (size_t i = 0; i < list->n_items; i++) {
-        std::unique_ptr<Expr> left, right, cmp;
-        if (!analyze(a->lexpr, &left) || !analyze(list->items[i], &right))
-          return false;
-        if (!Compare(op, std::move(left), std::move(right), a->location, &cmp,
-                     error))
+        std::unique_ptr<Expr> cmp;
+        if (!CompareNodes(op, a->lexpr, list->items[i], a->location, &cmp,
+                          error))
           return false;
         parts.push_back(std::move(cmp));
       }
@@ -1211,20 +1218,8 @@ bool Analyzer::AnalyzeSpecialOperator(const PgQuery__AExpr* a,
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
     case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT: {
-      std::unique_ptr<Expr> left, right, cmp;
-      // PostgreSQL resolves the = operator (its errors name it).
-      if (!analyze(a->lexpr, &left) || !analyze(a->rexpr, &right) ||
-          !Compare("=", std::move(left), std::move(right), a->location, &cmp,
-                   error))
-        return false;
-      auto e = std::make_unique<Expr>();
-      e->kind = Expr::Kind::kDistinct;
-      e->name = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT ? "" : "not";
-      e->type = oid::kBool;
-      e->location = a->location;
-      e->args.push_back(std::move(cmp));
-      *out = std::move(e);
-      return true;
+      return DistinctNodes(a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT,
+                           a->lexpr, a->rexpr, a->location, out, error);
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF: {
       std::unique_ptr<Expr> value, left, right, cmp;

@@ -209,6 +209,17 @@ class Analyzer {
                        std::unique_ptr<Expr>* out, PgError* error);
   bool CoerceArgs(const expr_detail::FunctionDef& def,
                   std::vector<std::unique_ptr<Expr>>* args, PgError* error);
+  // Row constructors in comparisons, IS NULL and IS DISTINCT FROM
+  // (expr_row.cc); CompareNodes and DistinctNodes take any operands.
+  static bool IsRow(const PgQuery__Node* node);
+  bool CompareNodes(const std::string& op, const PgQuery__Node* left,
+                    const PgQuery__Node* right, int location,
+                    std::unique_ptr<Expr>* out, PgError* error);
+  bool DistinctNodes(bool distinct, const PgQuery__Node* left,
+                     const PgQuery__Node* right, int location,
+                     std::unique_ptr<Expr>* out, PgError* error);
+  bool AnalyzeRowNullTest(const PgQuery__NullTest* t,
+                          std::unique_ptr<Expr>* out, PgError* error);
   bool AnalyzeSpecialOperator(const PgQuery__AExpr* a,
                               std::unique_ptr<Expr>* out, PgError* error);
   bool AnalyzeSqlValueFunction(const PgQuery__SQLValueFunction* f,

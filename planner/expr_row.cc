@@ -1,0 +1,197 @@
+// Row constructors in comparisons: (a, b) = (1, 2), (a, b) < (x, y) (keyset
+// pagination), (a, b) IN ((1, 2), (3, 4)), ROW(a, b) IS [NOT] NULL and
+// IS [NOT] DISTINCT FROM, expanded into comparisons of the fields with
+// PostgreSQL's rules for rows:
+// - = is true when every pair is equal, false when one pair differs, else
+//   null (an AND of the pairs' =); <> is the OR of the pairs' <>;
+// - <, <=, >, >= are decided by the first pair that is unequal or null
+//   (a1 < b1 OR (a1 = b1 AND (a2 < b2 OR ...)), the last pair with the
+//   operator itself);
+// - ROW(...) IS NULL holds when every field is null, IS NOT NULL when no
+//   field is (so both can be false).
+#include "planner/expr.h"
+#include "planner/expr_internal.h"
+
+namespace kova::planner {
+
+using namespace expr_detail;
+
+namespace {
+
+std::unique_ptr<Expr> Combine(Expr::Kind kind,
+                              std::vector<std::unique_ptr<Expr>> parts,
+                              int location) {
+  if (parts.size() == 1) return std::move(parts[0]);
+  auto e = std::make_unique<Expr>();
+  e->kind = kind;
+  e->type = oid::kBool;
+  e->location = location;
+  e->args = std::move(parts);
+  return e;
+}
+
+}  // namespace
+
+bool Analyzer::IsRow(const PgQuery__Node* node) {
+  return node && node->node_case == PG_QUERY__NODE__NODE_ROW_EXPR;
+}
+
+bool Analyzer::CompareNodes(const std::string& op, const PgQuery__Node* left,
+                            const PgQuery__Node* right, int location,
+                            std::unique_ptr<Expr>* out, PgError* error) {
+  if (!IsRow(left) && !IsRow(right)) {
+    std::unique_ptr<Expr> l, r;
+    if (!Analyze(left, &l, error) || !Analyze(right, &r, error)) return false;
+    return Compare(op, std::move(l), std::move(r), location, out, error);
+  }
+  if (!IsRow(left) || !IsRow(right)) {
+    // A row against a scalar: PostgreSQL finds no record operator.
+    std::unique_ptr<Expr> scalar;
+    if (!Analyze(IsRow(left) ? right : left, &scalar, error)) return false;
+    std::string other = TypeName(scalar->type);
+    *error = Err("42883",
+                 "operator does not exist: " +
+                     (IsRow(left) ? "record " + op + " " + other
+                                  : other + " " + op + " record"),
+                 location);
+    error->hint =
+        "No operator matches the given name and argument types. You might "
+        "need to add explicit type casts.";
+    return false;
+  }
+  const PgQuery__RowExpr* l = left->row_expr;
+  const PgQuery__RowExpr* r = right->row_expr;
+  if (l->n_args != r->n_args) {
+    *error =
+        Err("42601", "unequal number of entries in row expressions", location);
+    return false;
+  }
+  std::string o = op == "!=" ? "<>" : op;
+  if (l->n_args == 0) {
+    *error =
+        Err("0A000", "comparing empty rows is not supported yet", location);
+    return false;
+  }
+  auto pair = [&](const std::string& pair_op, size_t i,
+                  std::unique_ptr<Expr>* cmp) {
+    return CompareNodes(pair_op, l->args[i], r->args[i], location, cmp, error);
+  };
+  if (o != "=" && o != "<>" && o != "<" && o != "<=" && o != ">" && o != ">=") {
+    // PostgreSQL applies the operator to the first pair and then refuses
+    // a result that is not boolean.
+    std::unique_ptr<Expr> first;
+    if (!pair(o, 0, &first)) return false;
+    if (first->type != oid::kBool) {
+      *error = Err("42804",
+                   "row comparison operator must yield type boolean, not "
+                   "type " +
+                       TypeName(first->type),
+                   location);
+      return false;
+    }
+    *error = Err("0A000", "operator " + op + " on rows is not supported yet",
+                 location);
+    return false;
+  }
+  if (o == "=" || o == "<>") {
+    std::vector<std::unique_ptr<Expr>> parts;
+    for (size_t i = 0; i < l->n_args; i++) {
+      std::unique_ptr<Expr> cmp;
+      if (!pair(o, i, &cmp)) return false;
+      parts.push_back(std::move(cmp));
+    }
+    *out = Combine(o == "=" ? Expr::Kind::kAnd : Expr::Kind::kOr,
+                   std::move(parts), location);
+    return true;
+  }
+  // From the last pair back: term = a_i strict b_i OR (a_i = b_i AND term).
+  std::string strict = o.substr(0, 1);
+  std::unique_ptr<Expr> term;
+  for (size_t i = l->n_args; i-- > 0;) {
+    std::unique_ptr<Expr> cmp;
+    if (!pair(term ? strict : o, i, &cmp)) return false;
+    if (!term) {
+      term = std::move(cmp);
+      continue;
+    }
+    std::unique_ptr<Expr> equal;
+    if (!pair("=", i, &equal)) return false;
+    std::vector<std::unique_ptr<Expr>> rest;
+    rest.push_back(std::move(equal));
+    rest.push_back(std::move(term));
+    std::vector<std::unique_ptr<Expr>> either;
+    either.push_back(std::move(cmp));
+    either.push_back(Combine(Expr::Kind::kAnd, std::move(rest), location));
+    term = Combine(Expr::Kind::kOr, std::move(either), location);
+  }
+  *out = std::move(term);
+  return true;
+}
+
+bool Analyzer::AnalyzeRowNullTest(const PgQuery__NullTest* t,
+                                  std::unique_ptr<Expr>* out, PgError* error) {
+  const PgQuery__RowExpr* row = t->arg->row_expr;
+  bool is_null = t->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NULL;
+  std::vector<std::unique_ptr<Expr>> parts;
+  for (size_t i = 0; i < row->n_args; i++) {
+    std::unique_ptr<Expr> field;
+    if (IsRow(row->args[i])) {
+      *error = Err("0A000", "IS NULL of nested rows is not supported yet",
+                   t->location);
+      return false;
+    }
+    if (!Analyze(row->args[i], &field, error)) return false;
+    if (!Coerce(&field, oid::kText, -1, error)) return false;
+    auto e = std::make_unique<Expr>();
+    e->kind = is_null ? Expr::Kind::kIsNull : Expr::Kind::kIsNotNull;
+    e->type = oid::kBool;
+    e->location = t->location;
+    e->args.push_back(std::move(field));
+    parts.push_back(std::move(e));
+  }
+  if (parts.empty()) {
+    *error = Err("0A000", "IS NULL of an empty row is not supported yet",
+                 t->location);
+    return false;
+  }
+  *out = Combine(Expr::Kind::kAnd, std::move(parts), t->location);
+  return true;
+}
+
+bool Analyzer::DistinctNodes(bool distinct, const PgQuery__Node* left,
+                             const PgQuery__Node* right, int location,
+                             std::unique_ptr<Expr>* out, PgError* error) {
+  if (IsRow(left) && IsRow(right)) {
+    const PgQuery__RowExpr* l = left->row_expr;
+    const PgQuery__RowExpr* r = right->row_expr;
+    if (l->n_args != r->n_args) {
+      *error = Err("42601", "unequal number of entries in row expressions",
+                   location);
+      return false;
+    }
+    std::vector<std::unique_ptr<Expr>> parts;
+    for (size_t i = 0; i < l->n_args; i++) {
+      std::unique_ptr<Expr> part;
+      if (!DistinctNodes(distinct, l->args[i], r->args[i], location, &part,
+                         error))
+        return false;
+      parts.push_back(std::move(part));
+    }
+    *out = Combine(distinct ? Expr::Kind::kOr : Expr::Kind::kAnd,
+                   std::move(parts), location);
+    return true;
+  }
+  std::unique_ptr<Expr> cmp;
+  // PostgreSQL resolves the = operator (its errors name it).
+  if (!CompareNodes("=", left, right, location, &cmp, error)) return false;
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::kDistinct;
+  e->name = distinct ? "" : "not";
+  e->type = oid::kBool;
+  e->location = location;
+  e->args.push_back(std::move(cmp));
+  *out = std::move(e);
+  return true;
+}
+
+}  // namespace kova::planner
