@@ -258,6 +258,8 @@ std::string Analyzer::ColumnName(const PgQuery__Node* node) {
                  : "least";
     case PG_QUERY__NODE__NODE_COALESCE_EXPR:
       return "coalesce";
+    case PG_QUERY__NODE__NODE_ROW_EXPR:
+      return "row";
     default:
       return "?column?";
   }
@@ -333,6 +335,22 @@ bool Analyzer::Analyze(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
       e->type = oid::kBool;
       std::unique_ptr<Expr> arg;
       if (!Analyze(t->arg, &arg, error)) return false;
+      if (IsRowValue(*arg)) {
+        // A row is null when every field is, not null when none is.
+        Expr::Kind test = e->kind;
+        e->kind = Expr::Kind::kAnd;
+        e->location = t->location;
+        for (size_t i = RowFirstField(*arg); i < arg->args.size(); i++) {
+          auto field = std::make_unique<Expr>();
+          field->kind = test;
+          field->type = oid::kBool;
+          field->location = t->location;
+          field->args.push_back(std::move(arg->args[i]));
+          e->args.push_back(std::move(field));
+        }
+        *out = std::move(e);
+        return true;
+      }
       if (!Coerce(&arg, oid::kText, -1, error)) return false;
       e->args.push_back(std::move(arg));
       *out = std::move(e);
@@ -525,11 +543,7 @@ bool Analyzer::Analyze(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
                    node->sub_link->location);
       return false;
     case PG_QUERY__NODE__NODE_ROW_EXPR:
-      *error = Err("0A000",
-                   "row constructors are supported only in comparisons, IS "
-                   "NULL and IS DISTINCT FROM yet",
-                   node->row_expr->location);
-      return false;
+      return AnalyzeRowConstructor(node->row_expr, out, error);
     default:
       *error = Err("0A000", "this kind of expression is not supported yet");
       return false;
@@ -1366,6 +1380,15 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
                  f->location);
     return false;
   }
+  if ((name == "to_json" || name == "to_jsonb" || name == "row_to_json") &&
+      args.size() == 1 && IsRowValue(*args[0])) {
+    *out = RowToJson(std::move(args[0]), name == "to_jsonb");
+    return true;
+  }
+  if (name == "row_to_json" && !args.empty() && args[0]->type != oid::kRecord) {
+    *error = NoFunction(name, args, f->location);
+    return false;
+  }
   if (name == "row_to_json" || name == "json_populate_record" ||
       name == "jsonb_populate_record" || name == "row") {
     *error = Err("0A000",
@@ -1716,6 +1739,9 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
         return false;
     }
   }
+  // json_agg of rows: of their to_json objects, as PostgreSQL prints them.
+  if ((name == "json_agg" || name == "jsonb_agg") && IsRowValue(*e->args[0]))
+    e->args[0] = RowToJson(std::move(e->args[0]), name == "jsonb_agg");
   uint32_t t = e->args[0]->type;
   if (name == "count") {
     e->type = oid::kInt8;

@@ -218,6 +218,8 @@ class Analyzer {
   bool DistinctNodes(bool distinct, const PgQuery__Node* left,
                      const PgQuery__Node* right, int location,
                      std::unique_ptr<Expr>* out, PgError* error);
+  bool AnalyzeRowConstructor(const PgQuery__RowExpr* r,
+                             std::unique_ptr<Expr>* out, PgError* error);
   bool AnalyzeRowNullTest(const PgQuery__NullTest* t,
                           std::unique_ptr<Expr>* out, PgError* error);
   bool AnalyzeSpecialOperator(const PgQuery__AExpr* a,

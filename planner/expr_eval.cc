@@ -497,6 +497,7 @@ bool EvalFunction(const Expr& e, const std::vector<Value>& args,
     if (!handled) ok = EvalFormatFunction(e, args, hooks, &handled, out, error);
     if (!handled) ok = EvalArrayFunction(e, args, hooks, &handled, out, error);
     if (!handled) ok = EvalBytesFunction(e, args, hooks, &handled, out, error);
+    if (!handled) ok = EvalRowFunction(e, args, hooks, &handled, out, error);
     if (!handled) {
       *error = Err("0A000", "function " + n + " is not supported yet");
       return false;

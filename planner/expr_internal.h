@@ -291,6 +291,27 @@ bool IsJsonSetFunction(const std::string& name);
 bool JsonSetRows(const std::string& name, const std::string& doc,
                  std::vector<std::vector<std::optional<std::string>>>* cols,
                  PgError* error);
+// Row values (expr_row.cc): "row" (a ROW constructor or a whole-row
+// reference, type record) and kova_row_json / kova_row_jsonb (to_json of
+// one). `value` is '1' when the first argument is not a field but the
+// row's presence (NULL: a row an outer join did not find, which is NULL as
+// a whole), else '0', then the field names separated by kRowNameSeparator.
+inline constexpr char kRowNameSeparator = '\x1f';
+std::unique_ptr<Expr> MakeRow(std::vector<std::unique_ptr<Expr>> fields,
+                              const std::vector<std::string>& names,
+                              std::unique_ptr<Expr> presence, int location);
+inline bool IsRowValue(const Expr& e) {
+  return e.kind == Expr::Kind::kFunction && e.name == "row";
+}
+// The index of a row value's first field (after its presence, if any).
+inline size_t RowFirstField(const Expr& e) {
+  return e.value && !e.value->empty() && (*e.value)[0] == '1' ? 1 : 0;
+}
+// to_json (jsonb: to_jsonb) of a row value: its fields as an object.
+std::unique_ptr<Expr> RowToJson(std::unique_ptr<Expr> row, bool jsonb);
+bool EvalRowFunction(const Expr& e, const std::vector<Value>& args,
+                     SessionHooks* hooks, bool* handled, Value* out,
+                     PgError* error);
 // to_json of a value of `type` (NULL is "null"), under `ctx`.
 bool ValueToJson(uint32_t type, const Value& v, const types::TypeContext& ctx,
                  std::string* out, PgError* error);

@@ -11,6 +11,7 @@
 //   field is (so both can be false).
 #include "planner/expr.h"
 #include "planner/expr_internal.h"
+#include "planner/types_json.h"
 
 namespace kova::planner {
 
@@ -191,6 +192,140 @@ bool Analyzer::DistinctNodes(bool distinct, const PgQuery__Node* left,
   e->location = location;
   e->args.push_back(std::move(cmp));
   *out = std::move(e);
+  return true;
+}
+
+}  // namespace kova::planner
+
+namespace kova::planner {
+
+using namespace expr_detail;
+
+namespace expr_detail {
+
+std::unique_ptr<Expr> MakeRow(std::vector<std::unique_ptr<Expr>> fields,
+                              const std::vector<std::string>& names,
+                              std::unique_ptr<Expr> presence, int location) {
+  auto e = std::make_unique<Expr>();
+  e->kind = Expr::Kind::kFunction;
+  e->name = "row";
+  e->type = oid::kRecord;
+  e->location = location;
+  std::string joined = presence ? "1" : "0";
+  for (size_t i = 0; i < names.size(); i++) {
+    if (i) joined += kRowNameSeparator;
+    joined += names[i];
+  }
+  e->value = joined;
+  if (presence) e->args.push_back(std::move(presence));
+  for (auto& f : fields) e->args.push_back(std::move(f));
+  return e;
+}
+
+std::unique_ptr<Expr> RowToJson(std::unique_ptr<Expr> row, bool jsonb) {
+  row->name = jsonb ? "kova_row_jsonb" : "kova_row_json";
+  row->type = jsonb ? oid::kJsonb : oid::kJson;
+  return row;
+}
+
+namespace {
+
+std::vector<std::string> RowNames(const Expr& e) {
+  std::vector<std::string> names;
+  const std::string& joined = e.value ? *e.value : std::string();
+  size_t start = 1;
+  while (true) {
+    size_t end = joined.find(kRowNameSeparator, start);
+    names.push_back(joined.substr(start, end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return names;
+}
+
+// record_out's quoting: a field that is empty or holds a quote, backslash,
+// parenthesis, comma or white space is quoted, doubling quotes and
+// backslashes.
+void AppendRecordField(const std::string& value, std::string* out) {
+  bool quote = value.empty();
+  for (char ch : value)
+    if (ch == '"' || ch == '\\' || ch == '(' || ch == ')' || ch == ',' ||
+        ch == ' ' || (ch >= '\t' && ch <= '\r'))
+      quote = true;
+  if (quote) out->push_back('"');
+  for (char ch : value) {
+    if (ch == '"' || ch == '\\') out->push_back(ch);
+    out->push_back(ch);
+  }
+  if (quote) out->push_back('"');
+}
+
+// json.c's escape_json: quotes, backslashes and control characters.
+void AppendJsonKey(const std::string& key, std::string* out) {
+  std::string j;
+  PgError ignored;
+  ValueToJson(oid::kText, key, types::TypeContext(), &j, &ignored);
+  out->append(j);
+}
+
+}  // namespace
+
+bool EvalRowFunction(const Expr& e, const std::vector<Value>& args,
+                     SessionHooks* hooks, bool* handled, Value* out,
+                     PgError* error) {
+  const std::string& n = e.name;
+  *handled = n == "row" || n == "kova_row_json" || n == "kova_row_jsonb";
+  if (!*handled) return true;
+  size_t first = RowFirstField(e);
+  if (first && !args[0]) return true;  // no row: NULL
+  if (n == "row") {
+    std::string text = "(";
+    for (size_t i = first; i < args.size(); i++) {
+      if (i > first) text += ',';
+      if (args[i]) AppendRecordField(*args[i], &text);
+    }
+    *out = text + ")";
+    return true;
+  }
+  std::vector<std::string> names = RowNames(e);
+  std::string j = "{";
+  for (size_t i = first; i < args.size(); i++) {
+    if (i > first) j += ',';
+    AppendJsonKey(i - first < names.size() ? names[i - first] : "", &j);
+    j += ':';
+    std::string v;
+    if (!ValueToJson(e.args[i]->type, args[i], hooks->type_context(), &v,
+                     error))
+      return false;
+    j += v;
+  }
+  j += '}';
+  if (n == "kova_row_jsonb")
+    return types::json::Normalize(j, &*(*out = ""), error);
+  *out = j;
+  return true;
+}
+
+}  // namespace expr_detail
+
+bool Analyzer::AnalyzeRowConstructor(const PgQuery__RowExpr* r,
+                                     std::unique_ptr<Expr>* out,
+                                     PgError* error) {
+  std::vector<std::unique_ptr<Expr>> fields;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < r->n_args; i++) {
+    std::unique_ptr<Expr> field;
+    if (!Analyze(r->args[i], &field, error)) return false;
+    if (field->type == oid::kRecord) {
+      *error =
+          Err("0A000", "nested row values are not supported yet", r->location);
+      return false;
+    }
+    if (!Coerce(&field, oid::kText, -1, error)) return false;
+    fields.push_back(std::move(field));
+    names.push_back("f" + std::to_string(i + 1));
+  }
+  *out = MakeRow(std::move(fields), names, nullptr, r->location);
   return true;
 }
 

@@ -9,6 +9,7 @@
 #include "planner/aggregate_order.h"
 #include "planner/query.h"
 #include "planner/types.h"
+#include "planner/types_array.h"
 
 namespace kova::planner {
 
@@ -89,8 +90,15 @@ void JsonAggFinal(sqlite3_context* ctx) {
     return FromSValue(type, v, storage, &text, &error) &&
            expr_detail::ValueToJson(type, text, session, out, &error);
   };
+  // json_agg puts a line break before each structured value (a row or an
+  // array) after the first: ", \n ".
+  const bool structured =
+      !object && (agg->name.ends_with(":composite") ||
+                  types::ArrayElementType(agg->value_type) != 0);
+  std::vector<bool> is_null;
   std::vector<std::string> items;
   for (const auto& row : agg->rows) {
+    is_null.push_back(row.value.kind == SKind::kNull);
     std::string value;
     if (!object) {
       if (!json_of(agg->value_type, row.value, &value))
@@ -116,14 +124,19 @@ void JsonAggFinal(sqlite3_context* ctx) {
     // DISTINCT compares the JSON texts; PostgreSQL requires any ORDER BY
     // to be the argument itself, so the sorted order stays.
     std::vector<std::string> unique;
-    for (auto& item : items)
-      if (std::find(unique.begin(), unique.end(), item) == unique.end())
-        unique.push_back(std::move(item));
+    std::vector<bool> unique_null;
+    for (size_t i = 0; i < items.size(); i++)
+      if (std::find(unique.begin(), unique.end(), items[i]) == unique.end()) {
+        unique.push_back(std::move(items[i]));
+        unique_null.push_back(is_null[i]);
+      }
     items = std::move(unique);
+    is_null = std::move(unique_null);
   }
   std::string out = object ? "{ " : "[";
   for (size_t i = 0; i < items.size(); i++) {
     if (i) out += ", ";
+    if (i && structured && !jsonb && !is_null[i]) out += "\n ";
     out += items[i];
   }
   out += object ? " }" : "]";

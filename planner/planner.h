@@ -45,6 +45,7 @@ inline constexpr uint32_t kTimestamptz = 1184;
 inline constexpr uint32_t kInterval = 1186;
 inline constexpr uint32_t kNumeric = 1700;
 inline constexpr uint32_t kUuid = 2950;
+inline constexpr uint32_t kRecord = 2249;
 inline constexpr uint32_t kVoid = 2278;
 inline constexpr uint32_t kJsonb = 3802;
 }  // namespace oid

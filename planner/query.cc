@@ -575,18 +575,60 @@ bool QueryCompiler::AnalyzeSeriesArgs(const PgQuery__FuncCall* f,
   return true;
 }
 
+bool QueryCompiler::WholeRow(const std::string& alias, int location,
+                             std::unique_ptr<Expr>* out) {
+  for (QueryCompiler* scope = this; scope; scope = scope->parent_) {
+    for (const auto& entry : scope->entries_) {
+      if (entry.alias != alias || !entry.qualifiable) continue;
+      std::vector<std::unique_ptr<Expr>> fields;
+      std::vector<std::string> names;
+      for (const auto& c : entry.columns) {
+        auto e = std::make_unique<Expr>();
+        e->kind = Expr::Kind::kColumn;
+        e->type = c.type;
+        e->typmod = c.typmod;
+        e->domain = c.domain;
+        e->name = c.sql;
+        e->location = location;
+        e->table_oid = c.table_oid ? c.table_oid : entry.table_oid;
+        e->attnum = c.attnum;
+        fields.push_back(std::move(e));
+        names.push_back(c.name);
+      }
+      // A table's row is missing (NULL as a whole) where an outer join
+      // found none; other entries' rows are taken as present.
+      std::unique_ptr<Expr> presence;
+      if (entry.has_doc) {
+        presence = std::make_unique<Expr>();
+        presence->kind = Expr::Kind::kColumn;
+        presence->type = oid::kInt8;
+        presence->typmod = -1;
+        presence->name = entry.sql_alias + ".rid";
+        presence->location = location;
+      }
+      *out = expr_detail::MakeRow(std::move(fields), names, std::move(presence),
+                                  location);
+      return true;
+    }
+  }
+  return false;
+}
+
 bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
                                   std::unique_ptr<Expr>* out, PgError* error) {
   std::vector<std::string> fields;
   for (size_t i = 0; i < ref->n_fields; i++)
     fields.push_back(FieldName(ref->fields[i]));
-  if (fields.back() == "*") {
+  std::string column = fields.back();
+  std::string qualifier = fields.size() >= 2 ? fields[fields.size() - 2] : "";
+  if (column == "*") {
+    // t.* inside an expression: the row of t, as t alone.
+    if (fields.size() == 2 && WholeRow(qualifier, ref->location, out))
+      return true;
     *error =
         Err("0A000", "a row value (*) is not supported here", ref->location);
     return false;
   }
-  std::string column = fields.back();
-  std::string qualifier = fields.size() >= 2 ? fields[fields.size() - 2] : "";
   for (QueryCompiler* scope = this; scope; scope = scope->parent_) {
     const RangeEntry::Col* found = nullptr;
     const RangeEntry* found_entry = nullptr;
@@ -694,6 +736,8 @@ bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
                  ref->location);
     return false;
   }
+  // A FROM entry's name where a column is expected: its whole row.
+  if (fields.size() == 1 && WholeRow(column, ref->location, out)) return true;
   *error =
       Err("42703", "column \"" + column + "\" does not exist", ref->location);
   // A column whose name differs only in case, as PostgreSQL suggests.
@@ -1266,9 +1310,14 @@ std::string QueryCompiler::EmitAggregateCall(
       flags = "AL|" + std::to_string(t) + ",";
       keys = ", " + a;
     }
-    return "kova_json_agg(" + SqlQuoteLiteral(e.name) + ", " +
-           std::to_string(t) + ", " +
-           (object ? std::to_string(args[1]->type) : "0") + ", " +
+    // Rows arrive as their to_json objects; PostgreSQL sets composite
+    // values (and arrays) apart with a line break.
+    std::string name = e.name;
+    if (!object && args[0]->kind == Expr::Kind::kFunction &&
+        args[0]->name.rfind("kova_row_json", 0) == 0)
+      name += ":composite";
+    return "kova_json_agg(" + SqlQuoteLiteral(name) + ", " + std::to_string(t) +
+           ", " + (object ? std::to_string(args[1]->type) : "0") + ", " +
            (e.distinct ? "1" : "0") + ", " + SqlQuoteLiteral(flags) + ", " + a +
            ", " + (object ? Emit(*args[1]) : "NULL") + keys + ")";
   }

@@ -159,6 +159,10 @@ class QueryCompiler : public ExprScope {
   const std::vector<RangeEntry>& entries() const { return entries_; }
 
   // ExprScope
+  // The row of the FROM entry `alias` (here or in an enclosing query), as
+  // a whole-row reference reads it; false when there is none.
+  bool WholeRow(const std::string& alias, int location,
+                std::unique_ptr<Expr>* out);
   bool ResolveColumn(const PgQuery__ColumnRef* ref, std::unique_ptr<Expr>* out,
                      PgError* error) override;
   bool AggregatesAllowed(const char** context) override;

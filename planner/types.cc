@@ -105,6 +105,7 @@ constexpr TypeInfo kTypes[] = {
     {kIntervalArray, "_interval", -1, 'A', 0, oid::kInterval},
     {kNumericArray, "_numeric", -1, 'A', 0, oid::kNumeric},
     {oid::kNumeric, "numeric", -1, 'N', kNumericArray, 0},
+    {oid::kRecord, "record", -1, 'P', 0, 0},
     {oid::kVoid, "void", 4, 'P', 0, 0},
     {oid::kUuid, "uuid", 16, 'U', kUuidArray, 0},
     {kUuidArray, "_uuid", -1, 'A', 0, oid::kUuid},
@@ -811,6 +812,9 @@ bool InputTextImpl(uint32_t type, int32_t typmod, std::string_view text,
     case oid::kVoid:
       out->clear();
       return true;
+    case oid::kRecord:
+      return Fail(error, "0A000",
+                  "input of anonymous composite types is not implemented");
     default:
       if (IsArrayOid(type))
         return ArrayInput(type, typmod, text, context, out, error);
@@ -948,6 +952,9 @@ bool TextToBinary(uint32_t type_oid, std::string_view canonical,
     }
     case oid::kVoid:
       break;
+    case oid::kRecord:
+      return Fail(error, "0A000",
+                  "binary output of record values is not supported yet");
     default:
       if (IsArrayOid(type_oid))
         return ArraySend(type_oid, canonical, context, binary, error);
@@ -1099,6 +1106,9 @@ bool BinaryToText(uint32_t type_oid, int32_t typmod, std::string_view binary,
     case oid::kVoid:
       if (!CheckBinaryLength(binary, 0, error)) return false;
       break;
+    case oid::kRecord:
+      return Fail(error, "0A000",
+                  "binary input of record values is not supported yet");
     default:
       if (IsArrayOid(type_oid))
         return ArrayReceive(type_oid, typmod, binary, context, canonical,
