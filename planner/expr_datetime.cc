@@ -1341,4 +1341,27 @@ bool EvalDateTimeFunction(const Expr& e, const std::vector<Value>& args,
   return true;
 }
 
+bool TimestampSeries(bool tz, int64_t start, int64_t stop,
+                     const std::string& step_text,
+                     const types::TypeContext& step_context,
+                     const types::TypeContext& ctx, std::vector<int64_t>* out,
+                     PgError* error) {
+  Interval step;
+  if (!ParseInterval(step_text, step_context, &step, error)) return false;
+  __int128 sign = IntervalKey(step);
+  if (sign == 0) return Fail(error, "22023", "step size cannot equal zero");
+  // Each row computes the next value first, as generate_series_timestamp
+  // does (its overflow fails the call).
+  int64_t current = start;
+  while (sign > 0 ? current <= stop : current >= stop) {
+    if (out->size() >= kMaxSeriesRows)
+      return Fail(error, "54000",
+                  "generate_series would return more than " +
+                      std::to_string(kMaxSeriesRows) + " rows");
+    out->push_back(current);
+    if (!AddInterval(current, step, tz, ctx, &current, error)) return false;
+  }
+  return true;
+}
+
 }  // namespace kova::planner::expr_detail

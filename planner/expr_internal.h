@@ -312,6 +312,15 @@ std::unique_ptr<Expr> RowToJson(std::unique_ptr<Expr> row, bool jsonb);
 bool EvalRowFunction(const Expr& e, const std::vector<Value>& args,
                      SessionHooks* hooks, bool* handled, Value* out,
                      PgError* error);
+// generate_series over timestamps (tz: with time zone, in ctx's zone) as
+// stored values (microseconds); the step is an interval's text, read under
+// step_context. At most kMaxSeriesRows rows: Kova builds them in memory.
+inline constexpr size_t kMaxSeriesRows = 100000000;
+bool TimestampSeries(bool tz, int64_t start, int64_t stop,
+                     const std::string& step_text,
+                     const types::TypeContext& step_context,
+                     const types::TypeContext& ctx, std::vector<int64_t>* out,
+                     PgError* error);
 // to_json of a value of `type` (NULL is "null"), under `ctx`.
 bool ValueToJson(uint32_t type, const Value& v, const types::TypeContext& ctx,
                  std::string* out, PgError* error);

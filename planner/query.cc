@@ -479,7 +479,22 @@ bool QueryCompiler::AddSequenceRelation(const PgQuery__RangeVar* rv,
   return true;
 }
 
-// Functions in FROM: generate_series over integers, as a recursive CTE.
+namespace {
+
+// generate_series's column (0) or its WITH ORDINALITY (1) in FROM: named by
+// the alias's column list, else the value after the alias.
+std::string SeriesColumnName(const PgQuery__RangeFunction* rf, size_t i) {
+  if (rf->alias && rf->alias->n_colnames > i)
+    return rf->alias->colnames[i]->string->sval;
+  if (i == 1) return "ordinality";
+  if (rf->alias && rf->alias->aliasname) return rf->alias->aliasname;
+  return "generate_series";
+}
+
+}  // namespace
+
+// Functions in FROM: generate_series over integers, as a recursive CTE
+// (over timestamps, rows built in C++).
 bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
                                     std::string* sql, PgError* error) {
   const PgQuery__Node* call = nullptr;
@@ -501,8 +516,8 @@ bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
   // pg_options_to_table too (system_relations.cc).
   if (name == "pg_partition_ancestors" || name == "pg_options_to_table")
     return AddPartitionAncestorsItem(rf, f, sql, error);
-  if (name != "generate_series" || rf->lateral || rf->ordinality ||
-      rf->n_coldeflist > 0 || f->n_args < 2 || f->n_args > 3) {
+  if (name != "generate_series" || rf->lateral || rf->n_coldeflist > 0 ||
+      f->n_args < 2 || f->n_args > 3) {
     *error = Err("0A000",
                  "function " + name + "() in FROM is not supported yet" +
                      (rf->ordinality ? " (WITH ORDINALITY)" : ""),
@@ -519,6 +534,26 @@ bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
   aggregate_context_ = saved;
   window_context_ = saved_window;
   if (!analysed) return false;
+  if (type == oid::kTimestamp || type == oid::kTimestamptz) {
+    // Timestamps step by calendar intervals: the rows come from C++.
+    std::string sql_alias = NewAlias();
+    *sql = "json_each(kova_srf_rows(4, " + Emit(*args[0]) + ", " +
+           Emit(*args[1]) + ", " + Emit(*args[2]) + ", " +
+           std::to_string(type) + ")) AS " + sql_alias;
+    RangeEntry entry;
+    entry.alias = rf->alias && rf->alias->aliasname ? rf->alias->aliasname
+                                                    : "generate_series";
+    entry.relname = entry.alias;
+    entry.sql_alias = sql_alias;
+    entry.columns.push_back(
+        {SeriesColumnName(rf, 0), type, -1,
+         "CAST(json_extract(" + sql_alias + ".value, '$[0]') AS INTEGER)", 0});
+    if (rf->ordinality)
+      entry.columns.push_back({SeriesColumnName(rf, 1), oid::kInt8, -1,
+                               "(" + sql_alias + ".key + 1)", 0});
+    entries_.push_back(std::move(entry));
+    return !emit_failed_ || (*error = emit_error_, false);
+  }
   if (args.size() == 3 && args[2]->kind == Expr::Kind::kConst &&
       args[2]->value && *args[2]->value == "0") {
     *error = Err("22023", "step size cannot equal zero");
@@ -533,21 +568,21 @@ bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
   std::string within = "((" + step + " > 0 AND v <= " + stop + ") OR (" + step +
                        " < 0 AND v >= " + stop + "))";
   std::string sql_alias = NewAlias();
-  *sql = "(WITH RECURSIVE kova_series(v) AS (SELECT " + start +
-         " UNION ALL SELECT v + " + step + " FROM kova_series WHERE " + more +
-         ") SELECT v AS c0 FROM kova_series WHERE " + within + ") AS " +
-         sql_alias;
+  *sql = "(WITH RECURSIVE kova_series(v, n) AS (SELECT " + start +
+         ", 1 UNION ALL SELECT v + " + step +
+         ", n + 1 FROM kova_series WHERE " + more +
+         ") SELECT v AS c0, n AS c1 FROM kova_series WHERE " + within +
+         ") AS " + sql_alias;
   RangeEntry entry;
   entry.alias = rf->alias && rf->alias->aliasname ? rf->alias->aliasname
                                                   : "generate_series";
   entry.relname = entry.alias;
   entry.sql_alias = sql_alias;
-  std::string column = "generate_series";
-  if (rf->alias && rf->alias->n_colnames > 0)
-    column = rf->alias->colnames[0]->string->sval;
-  else if (rf->alias && rf->alias->aliasname)
-    column = rf->alias->aliasname;
-  entry.columns.push_back({column, type, -1, sql_alias + ".c0", 0});
+  entry.columns.push_back(
+      {SeriesColumnName(rf, 0), type, -1, sql_alias + ".c0", 0});
+  if (rf->ordinality)
+    entry.columns.push_back(
+        {SeriesColumnName(rf, 1), oid::kInt8, -1, sql_alias + ".c1", 0});
   entries_.push_back(std::move(entry));
   return !emit_failed_ || (*error = emit_error_, false);
 }
@@ -561,6 +596,43 @@ bool QueryCompiler::AnalyzeSeriesArgs(const PgQuery__FuncCall* f,
     if (!analyzer_.Analyze(f->args[i], &e, error)) return false;
     if (e->type == oid::kInt8) *type = oid::kInt8;
     args->push_back(std::move(e));
+  }
+  // Over timestamps: (timestamp, timestamp, interval) when both ends are
+  // timestamps without time zone (or one is and the other an unknown
+  // literal), else with time zone (dates and literals resolve to it, the
+  // preferred type of their category).
+  auto datetime = [](uint32_t t) {
+    return t == oid::kTimestamp || t == oid::kTimestamptz || t == oid::kDate;
+  };
+  if (args->size() == 3 &&
+      ((*args)[2]->type == oid::kInterval || datetime((*args)[0]->type) ||
+       datetime((*args)[1]->type))) {
+    uint32_t a = (*args)[0]->type, b = (*args)[1]->type;
+    bool plain = (a == oid::kTimestamp || a == oid::kUnknown) &&
+                 (b == oid::kTimestamp || b == oid::kUnknown) &&
+                 (a == oid::kTimestamp || b == oid::kTimestamp);
+    *type = plain ? oid::kTimestamp : oid::kTimestamptz;
+    for (size_t i = 0; i < 3; i++) {
+      auto& e = (*args)[i];
+      uint32_t want = i == 2 ? oid::kInterval : *type;
+      if (!analyzer_.Coerce(&e, want, -1, error)) return false;
+      bool ok = i == 2 ? e->type == oid::kInterval
+                       : datetime(e->type) || e->type == want;
+      if (!ok) {
+        *error = NoFunction("generate_series", *args, f->location);
+        return false;
+      }
+      if (e->type != want) {
+        auto cast = std::make_unique<Expr>();
+        cast->kind = Expr::Kind::kCast;
+        cast->type = want;
+        cast->typmod = -1;
+        cast->location = e->location;
+        cast->args.push_back(std::move(e));
+        e = std::move(cast);
+      }
+    }
+    return true;
   }
   for (auto& e : *args) {
     if (!analyzer_.Coerce(&e, *type, -1, error)) return false;

@@ -131,6 +131,25 @@ void SelectListRows(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
       if (!rows.empty()) cols.back() = std::move(rows[0]);
       continue;
     }
+    if (sqlite3_value_int64(argv[i]) == 4) {
+      // generate_series(start, stop, step) over timestamps: (4, start,
+      // stop, step, type).
+      cols.emplace_back();
+      if (sqlite3_value_type(argv[i + 1]) == SQLITE_NULL ||
+          sqlite3_value_type(argv[i + 2]) == SQLITE_NULL ||
+          sqlite3_value_type(argv[i + 3]) == SQLITE_NULL)
+        continue;
+      std::vector<int64_t> values;
+      bool tz = sqlite3_value_int64(argv[i + 4]) == oid::kTimestamptz;
+      if (!TimestampSeries(tz, sqlite3_value_int64(argv[i + 1]),
+                           sqlite3_value_int64(argv[i + 2]),
+                           ValueText(argv[i + 3]), ArrayStorageContext(),
+                           RuntimeOf(ctx)->hooks()->type_context(), &values,
+                           &error))
+        return Fail(ctx, error);
+      for (int64_t v : values) cols.back().push_back(std::to_string(v));
+      continue;
+    }
     if (sqlite3_value_int64(argv[i]) == 2) {
       // generate_series(start, stop, step) over integers.
       cols.emplace_back();
@@ -521,9 +540,11 @@ bool QueryCompiler::SelectListSeries(const PgQuery__FuncCall* f, size_t k,
   std::vector<std::unique_ptr<Expr>> args;
   uint32_t type;
   if (!AnalyzeSeriesArgs(f, &args, &type, error)) return false;
-  *call += std::string(k ? ", " : "") + "2, " + Emit(*args[0]) + ", " +
-           Emit(*args[1]) + ", " + (args.size() == 3 ? Emit(*args[2]) : "1") +
-           ", " + std::to_string(type);
+  bool timestamps = type == oid::kTimestamp || type == oid::kTimestamptz;
+  *call += std::string(k ? ", " : "") + (timestamps ? "4, " : "2, ") +
+           Emit(*args[0]) + ", " + Emit(*args[1]) + ", " +
+           (args.size() == 3 ? Emit(*args[2]) : "1") + ", " +
+           std::to_string(type);
   col->type = type;
   col->typmod = -1;
   col->name = "CAST(" + column + " AS INTEGER)";
