@@ -2,6 +2,7 @@
 #include "planner/expr.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "planner/decimal.h"
 #include "planner/domains.h"
@@ -1364,6 +1365,31 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
     std::string regtype = types::FormatTypeName(type, -1);
     if (element == oid::kBpchar)
       regtype = type == element ? "character" : "character[]";
+    std::function<bool(const Expr&)> has_aggregate = [&](const Expr& x) {
+      if (x.kind == Expr::Kind::kAggregate) return true;
+      for (const auto& a : x.args)
+        if (has_aggregate(*a)) return true;
+      return false;
+    };
+    if (has_aggregate(*args[0])) {
+      // The aggregate must stay in the query (it makes the query group
+      // its rows): CASE WHEN agg IS NULL THEN type ELSE type END.
+      auto test = std::make_unique<Expr>();
+      test->kind = Expr::Kind::kIsNull;
+      test->type = oid::kBool;
+      test->location = f->location;
+      test->args.push_back(std::move(args[0]));
+      auto e = std::make_unique<Expr>();
+      e->kind = Expr::Kind::kCase;
+      e->type = 2206;
+      e->location = f->location;
+      e->args.push_back(std::move(test));
+      e->args.push_back(Const(2206, regtype, f->location));
+      e->args.push_back(Const(2206, regtype, f->location));
+      e->has_else = true;
+      *out = std::move(e);
+      return true;
+    }
     *out = Const(2206, regtype, f->location);
     return true;
   }

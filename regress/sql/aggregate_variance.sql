@@ -46,3 +46,8 @@ SELECT sqrt(2::numeric(40,30)), sqrt(0.0001), sqrt(1e-20::numeric),
        sqrt(123456789012345678901234567890::numeric), sqrt(0::numeric),
        sqrt(10.000000000000000000000000000001);
 DROP TABLE m;
+-- pg_typeof of an aggregate keeps the query grouped.
+select pg_typeof(sum(x)), pg_typeof(avg(x)), pg_typeof(count(*)) from (values (1),(2),(3)) v(x);
+select g, pg_typeof(max(x)) from (values (1, 1.5),(1, 2),(2, 3)) v(g, x) group by g order by g;
+select pg_typeof(sum(x)) from (values (1)) v(x) where false;
+select pg_typeof(x) from (values (1),(2)) v(x);
