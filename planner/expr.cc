@@ -1280,6 +1280,8 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
   std::string full = sql::JoinNames(f->funcname, f->n_funcname);
   std::string name = Lower(full);
   if (name.rfind("pg_catalog.", 0) == 0) name = name.substr(11);
+  if (f->agg_within_group || IsOrderedSetAggregate(name))
+    return AnalyzeOrderedSetAggregate(f, name, out, error);
   if (f->over) {
     if (!scope_) {
       *error =

@@ -229,6 +229,12 @@ class Analyzer {
 
   bool AnalyzeAggregate(const PgQuery__FuncCall* f, const std::string& name,
                         std::unique_ptr<Expr>* out, PgError* error);
+  // percentile_cont, percentile_disc, mode, and any call with WITHIN GROUP
+  // (ordered_set.cc): the fraction is args[0] (not for mode), the sorted
+  // value follows, its direction ("AL" or "DL") in `value`.
+  bool AnalyzeOrderedSetAggregate(const PgQuery__FuncCall* f,
+                                  const std::string& name,
+                                  std::unique_ptr<Expr>* out, PgError* error);
 
   // Arrays (expr_array.cc). `target`: the array type a cast gives an
   // ARRAY[...] constructor (0 if none).

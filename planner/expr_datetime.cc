@@ -842,6 +842,20 @@ bool ZoneByName(const std::string& name, const types::tz::Zone** zone,
 
 }  // namespace
 
+bool IntervalLerp(const std::string& lo, const std::string& hi, double pct,
+                  const types::TypeContext& ctx, std::string* out,
+                  PgError* error) {
+  Interval a, b, diff, scaled, result;
+  if (!ParseInterval(lo, ctx, &a, error) ||
+      !ParseInterval(hi, ctx, &b, error) ||
+      !AddIntervals(b, a, true, &diff, error) ||
+      !IntervalMul(diff, pct, false, &scaled, error) ||
+      !AddIntervals(scaled, a, false, &result, error))
+    return false;
+  *out = IntervalText(result, ctx);
+  return true;
+}
+
 bool CompareDateTime(uint32_t lt, uint32_t rt, const std::string& l,
                      const std::string& r, const types::TypeContext& ctx,
                      int* out, PgError* error) {

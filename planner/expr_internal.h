@@ -67,12 +67,19 @@ inline bool IsVarianceAggregate(const std::string& name) {
   return name == "stddev" || name == "stddev_samp" || name == "stddev_pop" ||
          name == "variance" || name == "var_samp" || name == "var_pop";
 }
+// The ordered-set aggregates: percentile_cont, percentile_disc and mode,
+// called with WITHIN GROUP (ORDER BY ...) (ordered_set.cc).
+inline bool IsOrderedSetAggregate(const std::string& name) {
+  return name == "percentile_cont" || name == "percentile_disc" ||
+         name == "mode";
+}
 // The aggregate functions Kova knows, by name (without pg_catalog.).
 inline bool IsAggregateName(const std::string& name) {
   return name == "count" || name == "sum" || name == "avg" || name == "min" ||
          name == "max" || name == "bool_and" || name == "bool_or" ||
          name == "every" || name == "string_agg" || name == "array_agg" ||
-         IsJsonAggregate(name) || IsVarianceAggregate(name);
+         IsJsonAggregate(name) || IsVarianceAggregate(name) ||
+         IsOrderedSetAggregate(name);
 }
 inline bool IsFloat(uint32_t t) {
   return t == oid::kFloat4 || t == oid::kFloat8;
@@ -341,6 +348,11 @@ bool CompareArrays(uint32_t type, const std::string& l, const std::string& r,
 bool EvalDateTimeOperator(const Expr& e, const Value& l, const Value& r,
                           SessionHooks* hooks, bool* handled, Value* out,
                           PgError* error);
+// PostgreSQL's interval_lerp (percentile_cont): lo + (hi - lo) * pct, with
+// interval_mi, interval_mul and interval_pl; canonical texts under `ctx`.
+bool IntervalLerp(const std::string& lo, const std::string& hi, double pct,
+                  const types::TypeContext& ctx, std::string* out,
+                  PgError* error);
 // Three-way comparison of date/time/interval values of the same or
 // comparable types; false with *error on bad input.
 bool CompareDateTime(uint32_t lt, uint32_t rt, const std::string& l,

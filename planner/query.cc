@@ -1244,6 +1244,7 @@ std::string QueryCompiler::Emit(const Expr& e) {
       return EmitFallback(e);
     }
     case Expr::Kind::kAggregate: {
+      if (IsOrderedSetAggregate(e.name)) return EmitOrderedSetAggregate(e);
       // FILTER (WHERE cond) is the last argument; SQLite has FILTER too.
       std::vector<const Expr*> args;
       size_t n = e.args.size() - (e.has_else ? 1 : 0);
@@ -1454,6 +1455,18 @@ bool QueryCompiler::ExpandStar(const PgQuery__ColumnRef* ref,
 bool QueryCompiler::CheckGrouping(const Expr& e,
                                   const std::vector<std::string>& groups,
                                   PgError* error) {
+  if (e.kind == Expr::Kind::kAggregate && IsOrderedSetAggregate(e.name) &&
+      e.name != "mode") {
+    // The fraction is evaluated once per group.
+    if (!CheckGrouping(*e.args[0], groups, error)) {
+      if (error->detail.empty())
+        error->detail =
+            "Direct arguments of an ordered-set aggregate must use only "
+            "grouped columns.";
+      return false;
+    }
+    return true;
+  }
   if (e.kind == Expr::Kind::kAggregate || e.kind == Expr::Kind::kSubquery ||
       e.kind == Expr::Kind::kConst || e.kind == Expr::Kind::kParam)
     return true;

@@ -118,6 +118,9 @@ int RegisterJsonAggregates(sqlite3* db, SqlRuntime* runtime);
 // function of one, for integer and numeric or (floats) real arguments.
 int RegisterVarianceAggregates(sqlite3* db, SqlRuntime* runtime);
 const char* VarianceFunctionName(const std::string& aggregate, bool floats);
+// percentile_cont, percentile_disc and mode (ordered_set.cc):
+// kova_ordered_set and kova_percentile_check.
+int RegisterOrderedSetAggregates(sqlite3* db, SqlRuntime* runtime);
 
 // What the compiler needs from the session.
 struct CompileContext {
@@ -272,6 +275,8 @@ class QueryCompiler : public ExprScope {
   static bool HasAggregate(const Expr& e);
   std::string EmitAggregateCall(const Expr& e,
                                 const std::vector<const Expr*>& args);
+  // An ordered-set aggregate's call, FILTER included (ordered_set.cc).
+  std::string EmitOrderedSetAggregate(const Expr& e);
   std::string NewAlias();
   // WITH: a query name visible here (this scope's WITH, then the enclosing
   // ones); a query sees only the WITH entries before it.
