@@ -540,19 +540,10 @@ bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
     *sql = "json_each(kova_srf_rows(4, " + Emit(*args[0]) + ", " +
            Emit(*args[1]) + ", " + Emit(*args[2]) + ", " +
            std::to_string(type) + ")) AS " + sql_alias;
-    RangeEntry entry;
-    entry.alias = rf->alias && rf->alias->aliasname ? rf->alias->aliasname
-                                                    : "generate_series";
-    entry.relname = entry.alias;
-    entry.sql_alias = sql_alias;
-    entry.columns.push_back(
-        {SeriesColumnName(rf, 0), type, -1,
-         "CAST(json_extract(" + sql_alias + ".value, '$[0]') AS INTEGER)", 0});
-    if (rf->ordinality)
-      entry.columns.push_back({SeriesColumnName(rf, 1), oid::kInt8, -1,
-                               "(" + sql_alias + ".key + 1)", 0});
-    entries_.push_back(std::move(entry));
-    return !emit_failed_ || (*error = emit_error_, false);
+    return AddSeriesEntry(
+        rf, type, sql_alias,
+        "CAST(json_extract(" + sql_alias + ".value, '$[0]') AS INTEGER)",
+        "(" + sql_alias + ".key + 1)", error);
   }
   if (args.size() == 3 && args[2]->kind == Expr::Kind::kConst &&
       args[2]->value && *args[2]->value == "0") {
@@ -573,16 +564,24 @@ bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
          ", n + 1 FROM kova_series WHERE " + more +
          ") SELECT v AS c0, n AS c1 FROM kova_series WHERE " + within +
          ") AS " + sql_alias;
+  return AddSeriesEntry(rf, type, sql_alias, sql_alias + ".c0",
+                        sql_alias + ".c1", error);
+}
+
+bool QueryCompiler::AddSeriesEntry(const PgQuery__RangeFunction* rf,
+                                   uint32_t type, const std::string& sql_alias,
+                                   const std::string& value_sql,
+                                   const std::string& ordinality_sql,
+                                   PgError* error) {
   RangeEntry entry;
   entry.alias = rf->alias && rf->alias->aliasname ? rf->alias->aliasname
                                                   : "generate_series";
   entry.relname = entry.alias;
   entry.sql_alias = sql_alias;
-  entry.columns.push_back(
-      {SeriesColumnName(rf, 0), type, -1, sql_alias + ".c0", 0});
+  entry.columns.push_back({SeriesColumnName(rf, 0), type, -1, value_sql, 0});
   if (rf->ordinality)
     entry.columns.push_back(
-        {SeriesColumnName(rf, 1), oid::kInt8, -1, sql_alias + ".c1", 0});
+        {SeriesColumnName(rf, 1), oid::kInt8, -1, ordinality_sql, 0});
   entries_.push_back(std::move(entry));
   return !emit_failed_ || (*error = emit_error_, false);
 }

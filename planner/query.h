@@ -209,6 +209,11 @@ class QueryCompiler : public ExprScope {
                            std::string* sql, PgError* error);
   // generate_series(start, stop [, step]) over integers: the arguments
   // analysed and coerced to int4 or int8 (`type`); 0A000 for other types.
+  // generate_series's FROM entry: its value (and ordinality) columns.
+  bool AddSeriesEntry(const PgQuery__RangeFunction* rf, uint32_t type,
+                      const std::string& sql_alias,
+                      const std::string& value_sql,
+                      const std::string& ordinality_sql, PgError* error);
   bool AnalyzeSeriesArgs(const PgQuery__FuncCall* f,
                          std::vector<std::unique_ptr<Expr>>* args,
                          uint32_t* type, PgError* error);
