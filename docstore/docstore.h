@@ -66,8 +66,12 @@ class Status {
   std::string message_;
 
  public:
-  // kDuplicateKey: the index that refused the key.
+  // kDuplicateKey: the index that refused the key: of the unique indexes
+  // the key collides in, the first created, as PostgreSQL checks them.
   std::string index_name;
+  // kDuplicateKey: every unique index the key collides in, first created
+  // first (ON CONFLICT looks for its arbiter among them).
+  std::vector<std::string> conflicting_indexes;
 };
 
 enum class JsonMode { kRelaxed, kCanonical };

@@ -452,7 +452,13 @@ class SessionImpl {
   Status InsertRaw(const CollectionMeta& meta, const bson_t* doc);
   Status ReplaceLocked(const CollectionMeta& meta, int64_t rid,
                        const bson_t* doc);
-  Status DuplicateKeyError(const CollectionMeta& meta, const bson_t* doc);
+  // `rid`: the row the document replaces (0 for an insert).
+  Status DuplicateKeyError(const CollectionMeta& meta, const bson_t* doc,
+                           int64_t rid = 0);
+  // The unique indexes of `meta` in which `doc` collides with a row other
+  // than `rid`, in creation order (the _id index left out).
+  Status CollidingIndexes(const CollectionMeta& meta, const bson_t* doc,
+                          int64_t rid, std::vector<const IndexMeta*>* out);
   Status FindLocked(const CollectionMeta& meta, const bson_t* filter,
                     const FindOptions& options, std::vector<Document>* out,
                     std::vector<int64_t>* rowids);

@@ -96,7 +96,7 @@ Status SessionImpl::InsertRaw(const CollectionMeta& meta, const bson_t* doc) {
 // SQLite names the index ("UNIQUE constraint failed: index 'i:ns:name'");
 // the reply names our index and the key, as MongoDB does.
 Status SessionImpl::DuplicateKeyError(const CollectionMeta& meta,
-                                      const bson_t* doc) {
+                                      const bson_t* doc, int64_t rid) {
   std::string msg = sqlite3_errmsg(db_);
   const IndexMeta* index = nullptr;
   size_t start = msg.find("index '");
@@ -116,6 +116,12 @@ Status SessionImpl::DuplicateKeyError(const CollectionMeta& meta,
     for (const auto& candidate : meta.indexes)
       if (candidate.sqlite_name == QuoteIdent(name)) index = &candidate;
   }
+  // SQLite checks the newest index first; PostgreSQL reports the first
+  // created, and ON CONFLICT needs to know whether its arbiter collided.
+  std::vector<const IndexMeta*> colliding;
+  Status probe = CollidingIndexes(meta, doc, rid, &colliding);
+  if (!probe.ok()) return probe;
+  if (!colliding.empty()) index = colliding.front();
   if (!index) {
     return Status::Error(
         Code::kDuplicateKey,
@@ -135,7 +141,38 @@ Status SessionImpl::DuplicateKeyError(const CollectionMeta& meta,
                     "E11000 duplicate key error collection: " + meta.ns +
                         " index: " + index->spec.name + " dup key: " + key);
   error.index_name = index->spec.name;
+  for (const IndexMeta* x : colliding)
+    error.conflicting_indexes.push_back(x->spec.name);
+  if (colliding.empty()) error.conflicting_indexes.push_back(index->spec.name);
   return error;
+}
+
+Status SessionImpl::CollidingIndexes(const CollectionMeta& meta,
+                                     const bson_t* doc, int64_t rid,
+                                     std::vector<const IndexMeta*>* out) {
+  for (const IndexMeta& x : meta.indexes) {
+    if (!x.spec.unique || x.spec.keys.empty()) continue;
+    if (x.spec.keys.size() == 1 && x.spec.keys[0].first == "_id") continue;
+    // The same key expressions as the index, so SQLite looks them up in it.
+    std::string sql = "SELECT 1 FROM " + meta.table + " WHERE rid <> ?2";
+    for (const auto& [field, dir] : x.spec.keys) {
+      std::string path = QuoteLiteral(field);
+      sql += " AND " + KeyExpr(field) +
+             (x.spec.nulls_distinct ? " = " : " IS ") + "kova_key(?1, " + path +
+             ")";
+    }
+    sqlite3_stmt* raw;
+    Status s = Prepare(sql + " LIMIT 1", &raw);
+    if (!s.ok()) return s;
+    StmtHandle stmt(raw);
+    sqlite3_bind_blob(raw, 1, bson_get_data(doc), doc->len, SQLITE_STATIC);
+    sqlite3_bind_int64(raw, 2, rid);
+    int rc;
+    s = Step(raw, &rc);
+    if (!s.ok()) return s;
+    if (rc == SQLITE_ROW) out->push_back(&x);
+  }
+  return Status::OK();
 }
 
 Status SessionImpl::InsertLocked(const CollectionMeta& meta, const bson_t* doc,
@@ -289,7 +326,7 @@ Status SessionImpl::UpdateLocked(const CollectionMeta& meta,
       sqlite3_bind_int64(raw, 2, rowids[i]);
       int rc = sqlite3_step(raw);
       if (rc == SQLITE_CONSTRAINT_UNIQUE)
-        return DuplicateKeyError(meta, updated.bson());
+        return DuplicateKeyError(meta, updated.bson(), rowids[i]);
       if (rc != SQLITE_DONE) return SqliteError(db_, rc, "update " + meta.ns);
     }
     result->modified++;

@@ -60,7 +60,8 @@ Status SessionImpl::ReplaceLocked(const CollectionMeta& meta, int64_t rid,
     sqlite3_bind_blob(raw, 1, bson_get_data(doc), doc->len, SQLITE_STATIC);
     sqlite3_bind_int64(raw, 2, rid);
     int rc = sqlite3_step(raw);
-    if (rc == SQLITE_CONSTRAINT_UNIQUE) return DuplicateKeyError(meta, doc);
+    if (rc == SQLITE_CONSTRAINT_UNIQUE)
+      return DuplicateKeyError(meta, doc, rid);
     if (rc != SQLITE_DONE) return SqliteError(db_, rc, "update " + meta.ns);
   }
   for (const std::string& field : meta.autoincrement) {

@@ -1,6 +1,7 @@
 // Running INSERT, UPDATE and DELETE plans: one document per row, through
 // the docstore (which assigns autoincrement values and keeps the unique
 // indexes), with PostgreSQL's constraint errors.
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <set>
@@ -619,10 +620,17 @@ class DmlRunner {
     bson_destroy(&doc);
     if (!ok) return false;
     if (!s.ok()) {
+      // The arbiter decides, wherever else the row collides as well.
+      bool arbiter_hit =
+          dml.conflict_index.empty() ||
+          std::find(s.conflicting_indexes.begin(), s.conflicting_indexes.end(),
+                    dml.conflict_index) != s.conflicting_indexes.end();
       if (s.code() == docstore::Code::kDuplicateKey && dml.on_conflict &&
-          (dml.conflict_index.empty() || dml.conflict_index == s.index_name)) {
+          arbiter_hit) {
         if (dml.on_conflict == 1) return true;
-        return conflict_update(row, s.index_name);
+        return conflict_update(row, dml.conflict_index.empty()
+                                        ? s.index_name
+                                        : dml.conflict_index);
       }
       *error = s.code() == docstore::Code::kDuplicateKey ? unique_error(s, row)
                                                          : counter_error(s);
