@@ -3,6 +3,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "catalog/catalog.h"
 #include "docstore/docstore.h"
@@ -38,6 +40,26 @@ struct SeqDef {
   int64_t increment = 1, start = 1, min = 1, max = INT64_MAX, cache = 1;
   bool cycle = false;
 };
+
+// What CREATE TABLE ... (LIKE source [INCLUDING ...]) takes from its
+// source (ddl_table_like.cc). Names of new keys, indexes and identity
+// sequences are chosen by CREATE TABLE, in PostgreSQL's order.
+struct TableLikeCopy {
+  struct Column {
+    catalog::Column column;  // name, type, typmod, NOT NULL, copied default
+    std::string default_sequence;    // the copied default is its nextval
+    std::optional<SeqDef> identity;  // INCLUDING IDENTITY: a new sequence
+    std::string comment;             // INCLUDING COMMENTS
+  };
+  std::vector<Column> columns;
+  std::vector<catalog::Constraint> checks;  // INCLUDING CONSTRAINTS
+  // INCLUDING INDEXES: primary key and unique constraints ('p' / 'u',
+  // the constraint's name left empty), then the other indexes, each with
+  // its comment when INCLUDING COMMENTS.
+  std::vector<std::pair<catalog::Constraint, std::string>> keys;
+  std::vector<catalog::Index> indexes;
+};
+
 bool ApplySeqOptions(const SeqOptions& options, bool is_new, SeqDef* def,
                      PgError* error);
 docstore::CounterSpec CounterSpecOf(const SeqDef& def);

@@ -10,6 +10,7 @@
 #include "planner/expr_internal.h"
 #include "planner/session_impl.h"
 #include "planner/session_util.h"
+#include "planner/system_catalog_internal.h"
 
 namespace kova::planner {
 
@@ -176,6 +177,7 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
   std::vector<Counter> counters;
   std::vector<const PgQuery__Constraint*> table_constraints;
   std::vector<std::pair<int, const PgQuery__Constraint*>> column_constraints;
+  TableLikeCopy like;  // what LIKE clauses copy beyond their columns
 
   for (size_t i = 0; i < stmt->n_table_elts; i++) {
     const PgQuery__Node* elt = stmt->table_elts[i];
@@ -183,8 +185,40 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
       table_constraints.push_back(elt->constraint);
       continue;
     }
+    if (elt->node_case == PG_QUERY__NODE__NODE_TABLE_LIKE_CLAUSE) {
+      TableLikeCopy source;
+      if (!ExpandTableLike(elt->table_like_clause, &source, &error))
+        return Fail(error);
+      for (auto& c : source.columns) {
+        if (table.FindColumn(c.column.name))
+          return Fail(Err("42701", "column \"" + c.column.name +
+                                       "\" specified more than once"));
+        int index = static_cast<int>(table.columns.size());
+        if (c.identity) {
+          Counter counter;
+          counter.column = index;
+          counter.def = *c.identity;
+          counter.sequence_name =
+              ChooseName(*catalog_, schema, name, c.column.name, "seq", taken);
+          taken.push_back(counter.sequence_name);
+          counters.push_back(counter);
+        } else if (!c.default_sequence.empty()) {
+          Counter counter;
+          counter.column = index;
+          counter.linked = c.default_sequence;
+          counters.push_back(counter);
+        }
+        if (!c.comment.empty())
+          table.column_comments[c.column.name] = c.comment;
+        table.columns.push_back(std::move(c.column));
+      }
+      for (auto& c : source.checks) like.checks.push_back(std::move(c));
+      for (auto& k : source.keys) like.keys.push_back(std::move(k));
+      for (auto& x : source.indexes) like.indexes.push_back(std::move(x));
+      continue;
+    }
     if (elt->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
-      return Fail(Err("0A000", "CREATE TABLE ... LIKE is not supported yet"));
+      return Fail(Err("0A000", "this CREATE TABLE element is not supported"));
     const PgQuery__ColumnDef* cd = elt->column_def;
     if (table.FindColumn(cd->colname))
       return Fail(Err("42701", "column \"" + std::string(cd->colname) +
@@ -335,6 +369,34 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
   }
   for (const auto* con : table_constraints)
     column_constraints.emplace_back(-1, con);
+  // A constraint joins the table under a name not yet taken; a key brings
+  // its unique index.
+  auto add_constraint = [&](catalog::Constraint c, const std::string& comment,
+                            PgError* error) {
+    for (const auto& existing : table.constraints) {
+      if (existing.name == c.name) {
+        *error = Err("42710", "constraint \"" + c.name + "\" for relation \"" +
+                                  name + "\" already exists");
+        return false;
+      }
+    }
+    taken.push_back(c.name);
+    if (c.kind == 'p' || c.kind == 'u') {
+      if (catalog_->RelationExists(schema, c.name)) {
+        *error = Err("42P07", "relation \"" + c.name + "\" already exists");
+        return false;
+      }
+      catalog::Index x;
+      x.name = c.name;
+      x.unique = true;
+      x.columns = c.columns;
+      x.constraint = c.name;
+      x.comment = comment;
+      table.indexes.push_back(x);
+    }
+    table.constraints.push_back(std::move(c));
+    return true;
+  };
 
   // Constraints, in the order PostgreSQL names them.
   for (const auto& [column, con] : column_constraints) {
@@ -462,24 +524,29 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
       default:
         continue;
     }
-    for (const auto& existing : table.constraints) {
-      if (existing.name == c.name)
-        return Fail(Err("42710", "constraint \"" + c.name +
-                                     "\" for relation \"" + name +
-                                     "\" already exists"));
+    if (!add_constraint(std::move(c), "", &error)) return Fail(error);
+  }
+  // From LIKE: CHECK constraints keep their names; keys get new ones, as
+  // the table's own do, after them.
+  for (auto& c : like.checks)
+    if (!add_constraint(std::move(c), "", &error)) return Fail(error);
+  for (auto& [c, comment] : like.keys) {
+    std::string joined;
+    for (const auto& cname : c.columns)
+      joined += (joined.empty() ? "" : "_") + cname;
+    if (c.kind == 'p') {
+      if (table.PrimaryKey())
+        return Fail(Err("42P16", "multiple primary keys for table \"" + name +
+                                     "\" are not allowed"));
+      c.name = ChooseName(*catalog_, schema, name, "", "pkey", taken);
+      for (auto& col : table.columns)
+        if (std::find(c.columns.begin(), c.columns.end(), col.name) !=
+            c.columns.end())
+          col.not_null = true;
+    } else {
+      c.name = ChooseName(*catalog_, schema, name, joined, "key", taken);
     }
-    taken.push_back(c.name);
-    if (c.kind == 'p' || c.kind == 'u') {
-      if (catalog_->RelationExists(schema, c.name))
-        return Fail(Err("42P07", "relation \"" + c.name + "\" already exists"));
-      catalog::Index x;
-      x.name = c.name;
-      x.unique = true;
-      x.columns = c.columns;
-      x.constraint = c.name;
-      table.indexes.push_back(x);
-    }
-    table.constraints.push_back(std::move(c));
+    if (!add_constraint(std::move(c), comment, &error)) return Fail(error);
   }
 
   // Storage: the collection, unique indexes, then autoincrement fields (a
@@ -576,6 +643,27 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
   }
   if (!s.ok()) return Fail(TableError(s));
   MarkFreshTable(schema + "." + name);
+  // Indexes copied by LIKE that back no constraint: built as CREATE INDEX
+  // builds them, under PostgreSQL's names for them (table_columns_idx).
+  for (catalog::Index& x : like.indexes) {
+    std::string joined;
+    for (const auto& cname : x.columns)
+      joined += (joined.empty() ? "" : "_") + cname;
+    x.name = ChooseName(*catalog_, schema, name, joined, "idx", taken);
+    taken.push_back(x.name);
+    catalog::Table target;
+    target.schema = schema;
+    target.name = name;
+    ExecuteResult r = RunInternal(system_catalog::IndexDefinition(target, x));
+    if (r.ok && !x.comment.empty()) {
+      std::string literal = "'";
+      for (char ch : x.comment)
+        literal += ch == '\'' ? "''" : std::string(1, ch);
+      r = RunInternal("COMMENT ON INDEX " + QuoteQualified(schema, x.name) +
+                      " IS " + literal + "'");
+    }
+    if (!r.ok) return r;
+  }
   if (on_commit) {
     if (!LoadCatalog(&error)) return Fail(error);
     if (const catalog::Table* t = catalog_->FindTable(schema, name))

@@ -296,6 +296,9 @@ class SessionImpl : public Session,
                           const std::vector<Value>& row);
   ExecuteResult RunCreateTable(const PgQuery__CreateStmt* stmt,
                                ResultSink* sink);
+  // What a LIKE clause of CREATE TABLE copies (ddl_table_like.cc).
+  bool ExpandTableLike(const PgQuery__TableLikeClause* like,
+                       struct TableLikeCopy* copy, PgError* error);
   ExecuteResult RunDrop(const PgQuery__DropStmt* stmt, ResultSink* sink);
   // DROP SCHEMA and what a DROP ... CASCADE reaches (ddl_drop.cc).
   bool DropSchema(const std::string& name, bool missing_ok, bool cascade,

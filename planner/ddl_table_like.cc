@@ -1,0 +1,155 @@
+// CREATE TABLE ... (LIKE source [INCLUDING | EXCLUDING ...]): what the new
+// table copies from its source, as PostgreSQL's transformTableLikeClause
+// decides it. Column names, types and NOT NULL always; defaults, identity,
+// CHECK constraints, indexes and comments only when included. Foreign keys
+// are never copied. STORAGE, COMPRESSION, STATISTICS and GENERATED have
+// nothing to copy in Kova (no per-column storage settings, statistics or
+// generated columns), so including them changes nothing.
+#include "planner/ddl.h"
+#include "planner/ddl_alter_internal.h"
+#include "planner/query.h"
+#include "planner/session_impl.h"
+#include "planner/session_util.h"
+#include "planner/system_catalog_internal.h"
+#include "sql/sql.h"
+
+namespace kova::planner {
+
+namespace {
+
+// PostgreSQL's CREATE_TABLE_LIKE_* bits of TableLikeClause.options.
+constexpr uint32_t kLikeComments = 1u << 0;
+constexpr uint32_t kLikeConstraints = 1u << 2;
+constexpr uint32_t kLikeDefaults = 1u << 3;
+constexpr uint32_t kLikeIdentity = 1u << 5;
+constexpr uint32_t kLikeIndexes = 1u << 6;
+
+// The sequence a default expression draws from when it is exactly
+// nextval('name'): the new column shares it, as in PostgreSQL.
+bool DefaultSequence(const std::string& default_expr, std::string* name) {
+  if (default_expr.rfind("nextval(", 0) != 0) return false;
+  std::unique_ptr<sql::ParseTree> tree;
+  sql::SyntaxError syntax;
+  if (!sql::ParseTree::Parse("SELECT " + default_expr, &tree, &syntax) ||
+      tree->size() != 1)
+    return false;
+  const PgQuery__Node* stmt = tree->statement(0).stmt;
+  if (stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT ||
+      stmt->select_stmt->n_target_list != 1)
+    return false;
+  return ddl_detail::NextvalTarget(
+      stmt->select_stmt->target_list[0]->res_target->val, name);
+}
+
+}  // namespace
+
+bool SessionImpl::ExpandTableLike(const PgQuery__TableLikeClause* like,
+                                  TableLikeCopy* copy, PgError* error) {
+  CompileContext context;
+  context.catalog = catalog_;
+  context.db = database_;
+  context.search_path = SearchPathSchemas(true);
+  context.temp_schema = TempSchemaName();
+  const catalog::Table* table = nullptr;
+  const catalog::View* view = nullptr;
+  if (!QueryCompiler::LookupRelation(&context, like->relation, &table, &view,
+                                     error)) {
+    // A sequence is a relation too, but not one LIKE can copy.
+    const PgQuery__RangeVar* rv = like->relation;
+    std::string text = QuoteIdentifier(rv->relname);
+    if (rv->schemaname && *rv->schemaname)
+      text = QuoteIdentifier(rv->schemaname) + "." + text;
+    const catalog::Sequence* seq;
+    PgError ignored;
+    if (error->sqlstate == "42P01" && ResolveSequence(text, &seq, &ignored)) {
+      int position = error->position;
+      *error = Err("42809", "relation \"" + std::string(rv->relname) +
+                                "\" is invalid in LIKE clause");
+      error->position = position;
+      error->detail = "This operation is not supported for sequences.";
+    }
+    return false;
+  }
+  uint32_t options = like->options;
+  if (view) {
+    // A view has columns and, at most, a comment on itself: only the
+    // columns are copied.
+    for (const auto& c : view->columns) {
+      TableLikeCopy::Column col;
+      col.column.name = c.name;
+      col.column.type = c.type;
+      col.column.typmod = c.typmod;
+      copy->columns.push_back(std::move(col));
+    }
+    return true;
+  }
+  for (const catalog::Column& c : table->columns) {
+    TableLikeCopy::Column col;
+    col.column.name = c.name;
+    col.column.type = c.type;
+    col.column.typmod = c.typmod;
+    col.column.not_null = c.not_null;
+    if (c.identity && (options & kLikeIdentity)) {
+      // A new sequence with the source sequence's options (not its
+      // position: it starts afresh, as PostgreSQL's does).
+      size_t dot = c.sequence.find('.');
+      const catalog::Sequence* seq =
+          dot == std::string::npos
+              ? nullptr
+              : catalog_->FindSequence(c.sequence.substr(0, dot),
+                                       c.sequence.substr(dot + 1));
+      if (!seq) {
+        *error = Err("XX000", "identity sequence of column \"" + c.name +
+                                  "\" is missing");
+        return false;
+      }
+      docstore::Session::CounterInfo info;
+      docstore::Status s = storage_->ReadCounter(seq->counter, &info);
+      if (!s.ok()) {
+        *error = TableError(s);
+        return false;
+      }
+      SeqDef def = SeqDefOf(info, seq->type);
+      def.cache = seq->cache;
+      col.identity = def;
+      col.column.identity = c.identity;
+    } else if (!c.identity && !c.default_expr.empty() &&
+               (options & kLikeDefaults)) {
+      col.column.default_expr = c.default_expr;
+      DefaultSequence(c.default_expr, &col.default_sequence);
+    }
+    if (options & kLikeComments) {
+      auto it = table->column_comments.find(c.name);
+      if (it != table->column_comments.end()) col.comment = it->second;
+    }
+    copy->columns.push_back(std::move(col));
+  }
+  if (options & kLikeConstraints) {
+    for (const auto& c : table->constraints)
+      if (c.kind == 'c') copy->checks.push_back(c);
+  }
+  if (options & kLikeIndexes) {
+    for (const auto& x : table->indexes) {
+      if (system_catalog::IsCounterIndex(*table, x)) continue;
+      std::string comment = options & kLikeComments ? x.comment : "";
+      const catalog::Constraint* owner = nullptr;
+      for (const auto& c : table->constraints)
+        if (!x.constraint.empty() && c.name == x.constraint) owner = &c;
+      if (owner && (owner->kind == 'p' || owner->kind == 'u')) {
+        catalog::Constraint key = *owner;
+        key.name.clear();
+        copy->keys.emplace_back(std::move(key), comment);
+        continue;
+      }
+      catalog::Index index = x;
+      index.name.clear();
+      index.oid = 0;
+      index.constraint.clear();
+      index.comment = comment;
+      copy->indexes.push_back(std::move(index));
+    }
+  }
+  return true;
+}
+
+}  // namespace kova::planner
