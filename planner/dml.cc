@@ -542,10 +542,6 @@ bool SessionImpl::PrepareCopyInsert(const catalog::Table* table,
 
 bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
   const PgQuery__InsertStmt* ins = plan->node->insert_stmt;
-  if (ins->with_clause) {
-    *error = Err("0A000", "WITH is not supported yet");
-    return false;
-  }
   if (!LoadCatalog(error)) return false;
   CompileContext context = MakeCompileContext(plan);
   auto dml = std::make_shared<DmlPlan>();
@@ -627,8 +623,11 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
       }
     }
   }
+  // With a WITH clause even VALUES goes through the query compiler, where
+  // its subqueries can name the WITH queries.
   bool values_form = src && src->n_values_lists > 0 &&
-                     src->n_sort_clause == 0 && !src->limit_count;
+                     src->n_sort_clause == 0 && !src->limit_count &&
+                     !ins->with_clause;
   if (!src) {
     // DEFAULT VALUES
     dml->insert_columns.clear();
@@ -695,6 +694,8 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
     }
     auto compiled = std::make_shared<Compiled>();
     QueryCompiler compiler(&context);
+    if (ins->with_clause && !compiler.AddWithClause(ins->with_clause, error))
+      return false;
     if (!compiler.CompileSelect(src, compiled.get(), error)) return false;
     if (compiled->columns.size() > dml->insert_columns.size()) {
       int location = -1;
@@ -848,10 +849,6 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
 
 bool SessionImpl::AnalyzeUpdate(Plan* plan, PgError* error) {
   const PgQuery__UpdateStmt* up = plan->node->update_stmt;
-  if (up->with_clause) {
-    *error = Err("0A000", "WITH is not supported yet");
-    return false;
-  }
   if (!LoadCatalog(error)) return false;
   CompileContext context = MakeCompileContext(plan);
   auto dml = std::make_shared<DmlPlan>();
@@ -874,6 +871,8 @@ bool SessionImpl::AnalyzeUpdate(Plan* plan, PgError* error) {
                           ? up->relation->alias->aliasname
                           : table.name;
   dml->alias = alias;
+  if (up->with_clause && !compiler.AddWithClause(up->with_clause, error))
+    return false;
   if (!compiler.AddTable(table, alias, "t_target", error)) return false;
   std::string from = tbl + " AS t_target";
   for (size_t i = 0; i < up->n_from_clause; i++) {
@@ -1036,10 +1035,6 @@ bool SessionImpl::AnalyzeUpdate(Plan* plan, PgError* error) {
 
 bool SessionImpl::AnalyzeDelete(Plan* plan, PgError* error) {
   const PgQuery__DeleteStmt* del = plan->node->delete_stmt;
-  if (del->with_clause) {
-    *error = Err("0A000", "WITH is not supported yet");
-    return false;
-  }
   if (!LoadCatalog(error)) return false;
   CompileContext context = MakeCompileContext(plan);
   auto dml = std::make_shared<DmlPlan>();
@@ -1062,6 +1057,8 @@ bool SessionImpl::AnalyzeDelete(Plan* plan, PgError* error) {
                           ? del->relation->alias->aliasname
                           : table.name;
   dml->alias = alias;
+  if (del->with_clause && !compiler.AddWithClause(del->with_clause, error))
+    return false;
   if (!compiler.AddTable(table, alias, "t_target", error)) return false;
   std::string from = tbl + " AS t_target";
   for (size_t i = 0; i < del->n_using_clause; i++) {

@@ -1524,54 +1524,58 @@ std::string QueryCompiler::OutputName(const PgQuery__Node* val) {
   return Analyzer::ColumnName(val);
 }
 
-bool QueryCompiler::CompileSelect(const PgQuery__SelectStmt* s, Compiled* out,
+bool QueryCompiler::AddWithClause(const PgQuery__WithClause* w,
                                   PgError* error) {
-  out_ = out;
-  if (s->with_clause) {
-    const PgQuery__WithClause* w = s->with_clause;
-    // In WITH RECURSIVE every WITH query sees all of them (itself too).
-    recursive_with_ = w->recursive;
-    for (size_t i = 0; i < w->n_ctes; i++) {
-      const PgQuery__CommonTableExpr* cte = w->ctes[i]->common_table_expr;
-      for (const auto* other : ctes_) {
-        if (std::string_view(other->ctename) == cte->ctename) {
-          *error = Err("42712",
-                       "WITH query name \"" + std::string(cte->ctename) +
-                           "\" specified more than once",
-                       cte->location);
-          return false;
-        }
-      }
-      if (cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
-        *error = Err("0A000",
-                     "data-modifying statements in WITH are not supported yet",
+  Compiled* out = out_;
+  // In WITH RECURSIVE every WITH query sees all of them (itself too).
+  recursive_with_ = w->recursive;
+  for (size_t i = 0; i < w->n_ctes; i++) {
+    const PgQuery__CommonTableExpr* cte = w->ctes[i]->common_table_expr;
+    for (const auto* other : ctes_) {
+      if (std::string_view(other->ctename) == cte->ctename) {
+        *error = Err("42712",
+                     "WITH query name \"" + std::string(cte->ctename) +
+                         "\" specified more than once",
                      cte->location);
         return false;
       }
-      ctes_.push_back(cte);
     }
-    // PostgreSQL analyses every WITH query, referenced or not: their errors
-    // are the statement's. A scratch compile checks each one.
-    for (size_t i = 0; i < ctes_.size(); i++) {
-      QueryCompiler check(context_, this, nullptr);
-      Compiled scratch;
-      if (recursive_with_) {
-        check.out_ = &scratch;
-        std::string sql;
-        if (!check.AddRecursiveCteRef(nullptr, ctes_[i], this,
-                                      ctes_[i]->ctename, {}, &sql, error))
-          return false;
-        continue;
-      }
-      size_t saved = visible_ctes_;
-      visible_ctes_ = i;
-      bool ok =
-          check.CompileSelect(ctes_[i]->ctequery->select_stmt, &scratch, error);
-      visible_ctes_ = saved;
-      if (!ok) return false;
+    if (cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
+      *error = Err("0A000",
+                   "data-modifying statements in WITH are not supported yet",
+                   cte->location);
+      return false;
     }
-    out_ = out;
+    ctes_.push_back(cte);
   }
+  // PostgreSQL analyses every WITH query, referenced or not: their errors
+  // are the statement's. A scratch compile checks each one.
+  for (size_t i = 0; i < ctes_.size(); i++) {
+    QueryCompiler check(context_, this, nullptr);
+    Compiled scratch;
+    if (recursive_with_) {
+      check.out_ = &scratch;
+      std::string sql;
+      if (!check.AddRecursiveCteRef(nullptr, ctes_[i], this, ctes_[i]->ctename,
+                                    {}, &sql, error))
+        return false;
+      continue;
+    }
+    size_t saved = visible_ctes_;
+    visible_ctes_ = i;
+    bool ok =
+        check.CompileSelect(ctes_[i]->ctequery->select_stmt, &scratch, error);
+    visible_ctes_ = saved;
+    if (!ok) return false;
+  }
+  out_ = out;
+  return true;
+}
+
+bool QueryCompiler::CompileSelect(const PgQuery__SelectStmt* s, Compiled* out,
+                                  PgError* error) {
+  out_ = out;
+  if (s->with_clause && !AddWithClause(s->with_clause, error)) return false;
   if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
     return CompileSetOp(s, out, error);
   if (s->n_values_lists > 0) return CompileValues(s, out, error);

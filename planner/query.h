@@ -146,6 +146,9 @@ class QueryCompiler : public ExprScope {
                          Compiled* shared = nullptr);
 
   // A SELECT (or VALUES / set operation) into `out` (sql, columns, binds).
+  // WITH queries (not data-modifying ones) that the rest of the statement
+  // can name: a SELECT's own, or those of an INSERT, UPDATE or DELETE.
+  bool AddWithClause(const PgQuery__WithClause* with, PgError* error);
   bool CompileSelect(const PgQuery__SelectStmt* stmt, Compiled* out,
                      PgError* error);
 
