@@ -493,8 +493,8 @@ std::string SeriesColumnName(const PgQuery__RangeFunction* rf, size_t i) {
 
 }  // namespace
 
-// Functions in FROM: generate_series over integers, as a recursive CTE
-// (over timestamps, rows built in C++).
+// Functions in FROM: generate_series over integers, as the table-valued
+// function kova_series (over timestamps, rows built in C++).
 bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
                                     std::string* sql, PgError* error) {
   const PgQuery__Node* call = nullptr;
@@ -516,8 +516,9 @@ bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
   // pg_options_to_table too (system_relations.cc).
   if (name == "pg_partition_ancestors" || name == "pg_options_to_table")
     return AddPartitionAncestorsItem(rf, f, sql, error);
-  if (name != "generate_series" || rf->lateral || rf->n_coldeflist > 0 ||
-      f->n_args < 2 || f->n_args > 3) {
+  // LATERAL changes nothing: a function already sees the items before it.
+  if (name != "generate_series" || rf->n_coldeflist > 0 || f->n_args < 2 ||
+      f->n_args > 3) {
     *error = Err("0A000",
                  "function " + name + "() in FROM is not supported yet" +
                      (rf->ordinality ? " (WITH ORDINALITY)" : ""),
@@ -550,22 +551,17 @@ bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
     *error = Err("22023", "step size cannot equal zero");
     return false;
   }
-  std::string start = Emit(*args[0]), stop = Emit(*args[1]);
-  std::string step = args.size() == 3 ? Emit(*args[2]) : "1";
-  if (args.size() == 3) KeepLiteralValue(*args[2]);  // the check above
-  std::string more = "((" + step + " > 0 AND v + " + step + " <= " + stop +
-                     ") OR (" + step + " < 0 AND v + " + step + " >= " + stop +
-                     "))";
-  std::string within = "((" + step + " > 0 AND v <= " + stop + ") OR (" + step +
-                       " < 0 AND v >= " + stop + "))";
+  // A table-valued function, so that the arguments may name columns of
+  // the FROM items before it.
+  std::string series = "kova_series(" + Emit(*args[0]) + ", " + Emit(*args[1]);
+  if (args.size() == 3) {
+    KeepLiteralValue(*args[2]);  // the check above
+    series += ", " + Emit(*args[2]);
+  }
   std::string sql_alias = NewAlias();
-  *sql = "(WITH RECURSIVE kova_series(v, n) AS (SELECT " + start +
-         ", 1 UNION ALL SELECT v + " + step +
-         ", n + 1 FROM kova_series WHERE " + more +
-         ") SELECT v AS c0, n AS c1 FROM kova_series WHERE " + within +
-         ") AS " + sql_alias;
-  return AddSeriesEntry(rf, type, sql_alias, sql_alias + ".c0",
-                        sql_alias + ".c1", error);
+  *sql = series + ") AS " + sql_alias;
+  return AddSeriesEntry(rf, type, sql_alias, sql_alias + ".value",
+                        sql_alias + ".ordinality", error);
 }
 
 bool QueryCompiler::AddSeriesEntry(const PgQuery__RangeFunction* rf,
@@ -651,6 +647,18 @@ bool QueryCompiler::WholeRow(const std::string& alias, int location,
   for (QueryCompiler* scope = this; scope; scope = scope->parent_) {
     for (const auto& entry : scope->entries_) {
       if (entry.alias != alias || !entry.qualifiable) continue;
+      if (entry.scalar && entry.columns.size() == 1) {
+        const auto& c = entry.columns[0];
+        auto e = std::make_unique<Expr>();
+        e->kind = Expr::Kind::kColumn;
+        e->type = c.type;
+        e->typmod = c.typmod;
+        e->domain = c.domain;
+        e->name = c.sql;
+        e->location = location;
+        *out = std::move(e);
+        return true;
+      }
       std::vector<std::unique_ptr<Expr>> fields;
       std::vector<std::string> names;
       for (const auto& c : entry.columns) {

@@ -84,6 +84,9 @@ struct RangeEntry {
   bool hidden = false;
   // False inside an aliased join, whose alias hides the inner names.
   bool qualifiable = true;
+  // A function in FROM that returns one non-composite value per row: its
+  // whole-row reference is that value, not a record.
+  bool scalar = false;
 };
 
 // A WITH RECURSIVE query being compiled: how its recursive term reads the
@@ -112,6 +115,8 @@ std::string SortDirectionSql(const PgQuery__SortBy* sort);
 // Registers the SQLite functions of query_array.cc (kova_array_rows,
 // kova_array_elem, kova_subscripts) on a connection.
 int RegisterArrayFunctions(sqlite3* db, SqlRuntime* runtime);
+// kova_series(start, stop, step): integer generate_series (series_vtab.cc).
+int RegisterSeriesModule(sqlite3* db, SqlRuntime* runtime);
 // Registers kova_json_agg (json_agg.cc) on a connection.
 int RegisterJsonAggregates(sqlite3* db, SqlRuntime* runtime);
 // stddev / variance and their _samp / _pop forms (variance.cc): the SQLite

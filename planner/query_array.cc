@@ -509,14 +509,17 @@ bool QueryCompiler::AddJsonFunctionItem(const PgQuery__RangeFunction* rf,
     entry.columns.push_back(
         {names.size() > 1 ? names[1] : "value", type, -1, cell(1), 0});
   } else {
-    // One column: named by the column alias, else the table alias, else
-    // "value" (elements) or the function's name (object_keys).
+    // One column: named by the column alias, else "value" (the elements
+    // functions' OUT parameter), else the table alias or the function's
+    // name (object_keys, which has no OUT parameter).
+    bool keys = name.ends_with("object_keys");
     std::string column = !names.empty() ? names[0]
+                         : !keys        ? "value"
                          : rf->alias && rf->alias->aliasname
                              ? std::string(rf->alias->aliasname)
-                         : name.ends_with("object_keys") ? name
-                                                         : "value";
+                             : name;
     entry.columns.push_back({column, type, -1, cell(0), 0});
+    entry.scalar = true;
   }
   *sql = "json_each(kova_json_rows(" + SqlQuoteLiteral(name) + ", " +
          Emit(*doc) + ")) AS " + sql_alias;

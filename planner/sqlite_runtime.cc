@@ -512,6 +512,7 @@ bool SqlRuntime::Attach(sqlite3* db, PgError* error) {
     rc = sqlite3_create_function(db, "kova_ordered_string_agg", -1, SQLITE_UTF8,
                                  this, nullptr, OrderedStep, OrderedFinal);
   if (rc == SQLITE_OK) rc = RegisterArrayFunctions(db, this);
+  if (rc == SQLITE_OK) rc = RegisterSeriesModule(db, this);
   if (rc == SQLITE_OK) rc = RegisterJsonAggregates(db, this);
   if (rc == SQLITE_OK) rc = RegisterVarianceAggregates(db, this);
   if (rc == SQLITE_OK) rc = RegisterOrderedSetAggregates(db, this);
