@@ -292,7 +292,8 @@ bool AlterRunner::DropColumn(const PgQuery__AlterTableCmd* cmd,
     if (closure.has_dependents()) {
       DropClosure dependents = session_->MakeDropClosure();
       for (const DependentObject& o : closure.deletion_order())
-        if (o.Key() != root.Key()) dependents.Add(o);
+        // Silent ones (owned sequences) go with the root.
+        if (o.Key() != root.Key() && !o.silent) dependents.Add(o);
       if (!session_->DropObjects(dependents, error) || !Reload(error))
         return false;
       found = table_.FindColumn(cname);

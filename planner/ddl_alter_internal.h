@@ -55,6 +55,12 @@ namespace ddl_detail {
 bool IsSerialName(const std::string& name, uint32_t* type);
 // nextval('name') or nextval('name'::regclass): the sequence name.
 bool NextvalTarget(const PgQuery__Node* n, std::string* name);
+// A column default that is exactly nextval('name'): the name as written.
+bool DefaultSequence(const std::string& default_expr, std::string* name);
+// Whether column `c` of `table` draws from sequence schema.name: as its
+// counter, or through a nextval default it shares with another column.
+bool ColumnUsesSequence(const catalog::Table& table, const catalog::Column& c,
+                        const std::string& schema, const std::string& name);
 // PostgreSQL's ChooseRelationName candidate for one pass:
 // name1_name2_label[pass], parts truncated to fit in 63 bytes.
 std::string RelationNameCandidate(const std::string& name1,

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "planner/ddl.h"
+#include "planner/ddl_alter_internal.h"
 #include "planner/drop_cascade.h"
 #include "planner/session_impl.h"
 #include "planner/session_util.h"
@@ -130,7 +131,8 @@ ExecuteResult SessionImpl::RunDrop(const PgQuery__DropStmt* stmt,
       if (closure.has_dependents()) {
         DropClosure dependents = MakeDropClosure();
         for (const DependentObject& o : closure.deletion_order())
-          if (o.Key() != root.Key()) dependents.Add(o);
+          // Silent ones (owned sequences) go with the root.
+          if (o.Key() != root.Key() && !o.silent) dependents.Add(o);
         if (!DropObjects(dependents, &error)) return Fail(error);
         table = catalog_->FindTable(schema, name);
         view = catalog_->FindView(schema, name);
@@ -210,8 +212,7 @@ ExecuteResult SessionImpl::RunDrop(const PgQuery__DropStmt* stmt,
       std::string qualified = schema + "." + name;
       for (const auto& [k, t] : catalog_->tables()) {
         for (const auto& c : t.columns) {
-          if (c.sequence != qualified) continue;
-          if (c.identity) {
+          if (c.identity && c.sequence == qualified) {
             PgError e = Err(
                 "2BP01", "cannot drop sequence " + name + " because column " +
                              c.name + " of table " + t.name + " requires it");
@@ -219,28 +220,31 @@ ExecuteResult SessionImpl::RunDrop(const PgQuery__DropStmt* stmt,
                      " instead.";
             return Fail(e);
           }
-          if (!cascade) {
-            PgError e = Err("2BP01", "cannot drop sequence " + name +
-                                         " because other objects depend on it");
-            e.detail = "default value for column " + c.name + " of table " +
-                       t.name + " depends on sequence " + name;
-            e.hint = "Use DROP ... CASCADE to drop the dependent objects too.";
-            return Fail(e);
-          }
         }
       }
+      DependentObject root;
+      root.kind = DependentObject::Kind::kSequence;
+      root.schema = schema;
+      root.name = name;
+      root.oid = seq->oid;
+      DropClosure closure = MakeDropClosure();
+      closure.Add(root);
+      if (!ReportDrop(closure, root, cascade, sink, &error)) return Fail(error);
       for (const auto& [k, t] : catalog_->tables()) {
         bool uses = false;
-        for (const auto& c : t.columns) uses |= c.sequence == qualified;
+        for (const auto& c : t.columns)
+          uses |= ddl_detail::ColumnUsesSequence(t, c, schema, name);
         if (!uses) continue;
         // CASCADE: the default goes, and the column stops being
-        // autoincrement.
+        // autoincrement (if the sequence numbers it, not only feeds its
+        // default).
         catalog::Table copy = t;
         for (auto& col : copy.columns) {
-          if (col.sequence != qualified) continue;
-          Notice(sink, "NOTICE", "00000",
-                 "drop cascades to default value for column " + col.name +
-                     " of table " + t.name);
+          if (!ddl_detail::ColumnUsesSequence(t, col, schema, name)) continue;
+          if (col.sequence != qualified) {
+            col.default_expr.clear();
+            continue;
+          }
           s = storage_->RemoveAutoincrement(database_, copy.collection,
                                             col.name);
           col.counter.clear();
@@ -322,7 +326,10 @@ bool SessionImpl::DropObjects(const DropClosure& closure, PgError* error) {
                     QuoteIdentifier(o.member);
         break;
       case Kind::kDefault:
-        break;  // DROP SEQUENCE ... CASCADE takes the default off
+        // Taken off first: the sequence may go with its own table later.
+        statement = "ALTER TABLE ONLY " + relation + " ALTER COLUMN " +
+                    QuoteIdentifier(o.member) + " DROP DEFAULT";
+        break;
       case Kind::kArrayType:
         break;  // kept in its element type's record
       case Kind::kView:
@@ -332,7 +339,8 @@ bool SessionImpl::DropObjects(const DropClosure& closure, PgError* error) {
         statement = "DROP TABLE " + relation + " CASCADE";
         break;
       case Kind::kSequence:
-        statement = "DROP SEQUENCE " + relation + " CASCADE";
+        // An owned sequence goes with its table, which drops it.
+        if (!o.silent) statement = "DROP SEQUENCE " + relation + " CASCADE";
         break;
       case Kind::kType:
         s = catalog::Catalog::Remove(storage_.get(), database_, "type",

@@ -5,6 +5,8 @@
 // are never copied. STORAGE, COMPRESSION, STATISTICS and GENERATED have
 // nothing to copy in Kova (no per-column storage settings, statistics or
 // generated columns), so including them changes nothing.
+#include <cctype>
+
 #include "planner/ddl.h"
 #include "planner/ddl_alter_internal.h"
 #include "planner/query.h"
@@ -24,8 +26,10 @@ constexpr uint32_t kLikeDefaults = 1u << 3;
 constexpr uint32_t kLikeIdentity = 1u << 5;
 constexpr uint32_t kLikeIndexes = 1u << 6;
 
-// The sequence a default expression draws from when it is exactly
-// nextval('name'): the new column shares it, as in PostgreSQL.
+}  // namespace
+
+namespace ddl_detail {
+
 bool DefaultSequence(const std::string& default_expr, std::string* name) {
   if (default_expr.rfind("nextval(", 0) != 0) return false;
   std::unique_ptr<sql::ParseTree> tree;
@@ -37,11 +41,35 @@ bool DefaultSequence(const std::string& default_expr, std::string* name) {
   if (stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT ||
       stmt->select_stmt->n_target_list != 1)
     return false;
-  return ddl_detail::NextvalTarget(
-      stmt->select_stmt->target_list[0]->res_target->val, name);
+  return NextvalTarget(stmt->select_stmt->target_list[0]->res_target->val,
+                       name);
 }
 
-}  // namespace
+bool ColumnUsesSequence(const catalog::Table& table, const catalog::Column& c,
+                        const std::string& schema, const std::string& name) {
+  if (c.sequence == schema + "." + name) return true;
+  std::string target;
+  if (c.default_expr.empty() || !DefaultSequence(c.default_expr, &target))
+    return false;
+  // The regclass text: identifiers folded to lower case unless quoted.
+  std::vector<std::string> parts(1);
+  bool quoted = false;
+  for (char ch : target) {
+    if (ch == '"') {
+      quoted = !quoted;
+    } else if (ch == '.' && !quoted) {
+      parts.emplace_back();
+    } else {
+      parts.back() += quoted ? ch : static_cast<char>(std::tolower(ch));
+    }
+  }
+  if (parts.size() == 2) return parts[0] == schema && parts[1] == name;
+  // Unqualified: the sequence beside the table, or in public.
+  return parts.size() == 1 && parts[0] == name &&
+         (schema == table.schema || schema == "public");
+}
+
+}  // namespace ddl_detail
 
 bool SessionImpl::ExpandTableLike(const PgQuery__TableLikeClause* like,
                                   TableLikeCopy* copy, PgError* error) {
@@ -116,7 +144,7 @@ bool SessionImpl::ExpandTableLike(const PgQuery__TableLikeClause* like,
     } else if (!c.identity && !c.default_expr.empty() &&
                (options & kLikeDefaults)) {
       col.column.default_expr = c.default_expr;
-      DefaultSequence(c.default_expr, &col.default_sequence);
+      ddl_detail::DefaultSequence(c.default_expr, &col.default_sequence);
     }
     if (options & kLikeComments) {
       auto it = table->column_comments.find(c.name);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "planner/ddl.h"
+#include "planner/ddl_alter_internal.h"
 #include "planner/session_util.h"
 
 namespace kova::planner {
@@ -14,6 +15,11 @@ using Kind = DependentObject::Kind;
 // PostgreSQL lists at most this many dependents to the client
 // (MAX_REPORTED_DEPS in dependency.c).
 constexpr size_t kMaxReportedDependents = 100;
+
+// Array types and auto dependencies go unmentioned.
+bool Reported(const DependentObject& o) {
+  return o.kind != Kind::kArrayType && !o.silent;
+}
 
 bool IsMember(Kind kind) {
   return kind == Kind::kColumn || kind == Kind::kDefault ||
@@ -141,6 +147,16 @@ std::vector<DependentObject> DropClosure::Dependents(
     case Kind::kTable:
     case Kind::kColumn: {
       std::string self = o.schema + "." + o.name;
+      // Its sequences (OWNED BY) go with it; other tables' defaults that
+      // draw from them depend on them.
+      for (const auto& [k, q] : catalog_->sequences()) {
+        if (q.owned_table != self) continue;
+        if (o.kind == Kind::kColumn && q.owned_column != o.member) continue;
+        DependentObject owned =
+            Relation(Kind::kSequence, q.schema, q.name, q.oid);
+        owned.silent = true;
+        out.push_back(owned);
+      }
       for (const auto& [k, t] : catalog_->tables())
         for (size_t i = 0; i < t.constraints.size(); i++) {
           const catalog::Constraint& c = t.constraints[i];
@@ -158,7 +174,7 @@ std::vector<DependentObject> DropClosure::Dependents(
       std::string self = o.schema + "." + o.name;
       for (const auto& [k, t] : catalog_->tables())
         for (size_t i = 0; i < t.columns.size(); i++)
-          if (t.columns[i].sequence == self)
+          if (ddl_detail::ColumnUsesSequence(t, t.columns[i], o.schema, o.name))
             out.push_back(ColumnOf(Kind::kDefault, t, i));
       break;
     }
@@ -205,7 +221,7 @@ void DropClosure::Visit(const DependentObject& o, const DependentObject* from) {
   for (const auto& d : Dependents(o)) Visit(d, &o);
   reached_.push_back({o, from ? *from : o, from == nullptr});
   deletion_order_.push_back(o);
-  if (from && o.kind != Kind::kArrayType) reported_count_++;
+  if (from && Reported(o)) reported_count_++;
 }
 
 void DropClosure::Add(const DependentObject& root) { Visit(root, nullptr); }
@@ -246,7 +262,7 @@ PgError DropClosure::RestrictError(const DependentObject& root) const {
                                " because other objects depend on it");
   size_t listed = 0;
   for (auto it = reached_.rbegin(); it != reached_.rend(); ++it) {
-    if (it->is_root || it->object.kind == Kind::kArrayType) continue;
+    if (it->is_root || !Reported(it->object)) continue;
     if (listed++ == kMaxReportedDependents) continue;
     e.detail += (e.detail.empty() ? "" : "\n") + Describe(it->object) +
                 " depends on " + Describe(it->from);
@@ -265,7 +281,7 @@ void DropClosure::CascadeNotice(std::string* message,
   detail->clear();
   std::vector<std::string> lines;
   for (auto it = reached_.rbegin(); it != reached_.rend(); ++it)
-    if (!it->is_root && it->object.kind != Kind::kArrayType)
+    if (!it->is_root && Reported(it->object))
       lines.push_back("drop cascades to " + Describe(it->object));
   if (lines.size() == 1) {
     *message = lines[0];

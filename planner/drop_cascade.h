@@ -36,6 +36,10 @@ struct DependentObject {
   // their own catalog order would (higher first).
   uint32_t oid = 0;
   int64_t rank = 0;
+  // Goes with what it depends on without being reported (PostgreSQL's
+  // auto dependency: a sequence OWNED BY a column of the dropped table);
+  // what depends on it is reported.
+  bool silent = false;
 
   bool IsMemberOf(const DependentObject& whole) const;
   std::string Key() const;
