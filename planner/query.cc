@@ -389,11 +389,8 @@ bool QueryCompiler::AddFromItem(const PgQuery__Node* node, std::string* sql,
     }
     case PG_QUERY__NODE__NODE_RANGE_SUBSELECT: {
       const PgQuery__RangeSubselect* rs = node->range_subselect;
-      if (rs->lateral) {
-        *error = Err("0A000", "LATERAL is not supported yet");
-        return false;
-      }
       QueryCompiler sub(context_, this, out_);
+      sub.not_lateral_ = !rs->lateral;
       Compiled inner;
       inner.binds = std::move(out_->binds);
       inner.fallbacks = std::move(out_->fallbacks);
@@ -411,11 +408,25 @@ bool QueryCompiler::AddFromItem(const PgQuery__Node* node, std::string* sql,
         std::string name = c.name;
         if (rs->alias && i < rs->alias->n_colnames)
           name = rs->alias->colnames[i]->string->sval;
-        entry.columns.push_back({name, c.type_oid, c.type_modifier,
-                                 entry.sql_alias + ".c" + std::to_string(i),
-                                 0});
+        std::string column_sql =
+            rs->lateral ? "kova_row_get(" + entry.sql_alias + ".value, " +
+                              std::to_string(i) + ")"
+                        : entry.sql_alias + ".c" + std::to_string(i);
+        entry.columns.push_back(
+            {name, c.type_oid, c.type_modifier, column_sql, 0});
       }
-      *sql = "(" + inner.sql + ") AS " + entry.sql_alias;
+      if (rs->lateral) {
+        // SQLite's derived tables cannot read the FROM items beside them;
+        // a table-valued function over a scalar subquery can (see
+        // lateral_rows.cc).
+        std::string cells;
+        for (size_t i = 0; i < inner.columns.size(); i++)
+          cells += (i ? ", c" : "c") + std::to_string(i);
+        *sql = "json_each((SELECT json_group_array(kova_row_pack(" + cells +
+               ")) FROM (" + inner.sql + "))) AS " + entry.sql_alias;
+      } else {
+        *sql = "(" + inner.sql + ") AS " + entry.sql_alias;
+      }
       entries_.push_back(std::move(entry));
       return true;
     }
@@ -708,7 +719,38 @@ bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
         Err("0A000", "a row value (*) is not supported here", ref->location);
     return false;
   }
-  for (QueryCompiler* scope = this; scope; scope = scope->parent_) {
+  bool beside = false;  // scope's entries are beside a non-LATERAL subquery
+  for (QueryCompiler* scope = this; scope;
+       beside = scope->not_lateral_, scope = scope->parent_) {
+    if (beside) {
+      // A FROM item of the level that holds a non-LATERAL subquery: named
+      // there, it is an error rather than a correlation.
+      for (const auto& entry : scope->entries_) {
+        if (entry.alias.empty() || !entry.qualifiable) continue;
+        bool has_column = false;
+        for (const auto& c : entry.columns) has_column |= c.name == column;
+        if (!qualifier.empty() && entry.alias == qualifier) {
+          *error = Err("42P01",
+                       "invalid reference to FROM-clause entry for table \"" +
+                           qualifier + "\"",
+                       ref->location);
+          error->hint = "There is an entry for table \"" + qualifier +
+                        "\", but it cannot be referenced from this part of "
+                        "the query.";
+          return false;
+        }
+        if (qualifier.empty() && has_column) {
+          *error = Err("42703", "column \"" + column + "\" does not exist",
+                       ref->location);
+          error->hint = "There is a column named \"" + column +
+                        "\" in table \"" + entry.alias +
+                        "\", but it cannot be referenced from this part of "
+                        "the query.";
+          return false;
+        }
+      }
+      continue;
+    }
     const RangeEntry::Col* found = nullptr;
     const RangeEntry* found_entry = nullptr;
     bool qualifier_seen = false;
@@ -899,6 +941,9 @@ bool QueryCompiler::AnalyzeSubLink(const PgQuery__SubLink* link,
     case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK:
     case PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK: {
       bool all = link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK;
+      if (link->testexpr &&
+          link->testexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR)
+        return AnalyzeRowInSubquery(link, inner, std::move(e), out, error);
       if (inner.columns.size() != 1) {
         *error = Err("42601", "subquery has too many columns", link->location);
         return false;
@@ -959,6 +1004,61 @@ bool QueryCompiler::AnalyzeSubLink(const PgQuery__SubLink* link,
                    link->location);
       return false;
   }
+  *out = std::move(e);
+  return true;
+}
+
+// (a, b) IN (SELECT x, y ...) and (a, b) NOT IN (...): SQLite's row-value
+// IN, whose nulls behave as PostgreSQL's (a row pair with a null and no
+// true match makes the result null).
+bool QueryCompiler::AnalyzeRowInSubquery(const PgQuery__SubLink* link,
+                                         const Compiled& inner,
+                                         std::unique_ptr<Expr> e,
+                                         std::unique_ptr<Expr>* out,
+                                         PgError* error) {
+  bool all = link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK;
+  std::string op = link->n_oper_name
+                       ? sql::JoinNames(link->oper_name, link->n_oper_name)
+                       : "=";
+  if (op.rfind("pg_catalog.", 0) == 0) op = op.substr(11);
+  if (op == "!=") op = "<>";
+  if (!(op == "=" && !all) && !(op == "<>" && all)) {
+    *error = Err("0A000",
+                 "row " + op + (all ? " ALL" : " ANY") +
+                     " (subquery) is not supported yet",
+                 link->location);
+    return false;
+  }
+  const PgQuery__RowExpr* row = link->testexpr->row_expr;
+  if (row->n_args != inner.columns.size()) {
+    *error =
+        Err("42601",
+            row->n_args < inner.columns.size() ? "subquery has too many columns"
+                                               : "subquery has too few columns",
+            link->location);
+    return false;
+  }
+  for (size_t i = 0; i < row->n_args; i++) {
+    std::unique_ptr<Expr> operand;
+    if (!analyzer_.Analyze(row->args[i], &operand, error)) return false;
+    uint32_t t = inner.columns[i].type_oid;
+    if (operand->type == oid::kUnknown &&
+        !analyzer_.Coerce(&operand, t, -1, error))
+      return false;
+    if (!NativeComparable(operand->type, t)) {
+      *error = Err("42883",
+                   "operator does not exist: " + TypeName(operand->type) + " " +
+                       op + " " + TypeName(t),
+                   link->location);
+      error->hint =
+          "No operator matches the given name and argument types. You might "
+          "need to add explicit type casts.";
+      return false;
+    }
+    e->args.push_back(std::move(operand));
+  }
+  e->name = all ? "row not in" : "row in";
+  e->type = oid::kBool;
   *out = std::move(e);
   return true;
 }
@@ -1274,6 +1374,13 @@ std::string QueryCompiler::Emit(const Expr& e) {
         return "(" + Emit(*e.args[0]) + " IN (" + e.subquery_sql + "))";
       if (e.name == "not in")
         return "(" + Emit(*e.args[0]) + " NOT IN (" + e.subquery_sql + "))";
+      if (e.name == "row in" || e.name == "row not in") {
+        std::string row;
+        for (const auto& a : e.args)
+          row += (row.empty() ? "" : ", ") + Emit(*a);
+        return "((" + row + ")" + (e.name == "row in" ? " IN (" : " NOT IN (") +
+               e.subquery_sql + "))";
+      }
       if (e.name == "any" || e.name == "all") {
         std::string x = Emit(*e.args[0]);
         const std::string& op = e.subquery_sql;

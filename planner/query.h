@@ -115,6 +115,9 @@ std::string SortDirectionSql(const PgQuery__SortBy* sort);
 // Registers the SQLite functions of query_array.cc (kova_array_rows,
 // kova_array_elem, kova_subscripts) on a connection.
 int RegisterArrayFunctions(sqlite3* db, SqlRuntime* runtime);
+// kova_row_pack / kova_row_get: the rows of LATERAL subqueries
+// (lateral_rows.cc).
+int RegisterLateralFunctions(sqlite3* db);
 // kova_series(start, stop, step): integer generate_series (series_vtab.cc).
 int RegisterSeriesModule(sqlite3* db, SqlRuntime* runtime);
 // Registers kova_json_agg (json_agg.cc) on a connection.
@@ -192,6 +195,9 @@ class QueryCompiler : public ExprScope {
   static const catalog::Table& CountersTable();
 
  private:
+  bool AnalyzeRowInSubquery(const PgQuery__SubLink* link, const Compiled& inner,
+                            std::unique_ptr<Expr> e, std::unique_ptr<Expr>* out,
+                            PgError* error);
   static std::string OutputName(const PgQuery__Node* val);
   bool AddFunctionItem(const PgQuery__RangeFunction* rf, std::string* sql,
                        PgError* error);
@@ -307,6 +313,9 @@ class QueryCompiler : public ExprScope {
 
   CompileContext* context_;
   bool other_text_ = false;
+  // A FROM subquery without LATERAL: the FROM items beside it (the
+  // parent's entries) are out of its reach; outer levels are not.
+  bool not_lateral_ = false;
   std::vector<const PgQuery__CommonTableExpr*> ctes_;
   size_t visible_ctes_ = SIZE_MAX;
   QueryCompiler* parent_;

@@ -513,6 +513,7 @@ bool SqlRuntime::Attach(sqlite3* db, PgError* error) {
                                  this, nullptr, OrderedStep, OrderedFinal);
   if (rc == SQLITE_OK) rc = RegisterArrayFunctions(db, this);
   if (rc == SQLITE_OK) rc = RegisterSeriesModule(db, this);
+  if (rc == SQLITE_OK) rc = RegisterLateralFunctions(db);
   if (rc == SQLITE_OK) rc = RegisterJsonAggregates(db, this);
   if (rc == SQLITE_OK) rc = RegisterVarianceAggregates(db, this);
   if (rc == SQLITE_OK) rc = RegisterOrderedSetAggregates(db, this);
