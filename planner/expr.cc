@@ -259,6 +259,10 @@ std::string Analyzer::ColumnName(const PgQuery__Node* node) {
                  : "least";
     case PG_QUERY__NODE__NODE_COALESCE_EXPR:
       return "coalesce";
+    case PG_QUERY__NODE__NODE_GROUPING_FUNC:
+      return "grouping";
+    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE:
+      return ColumnName(node->collate_clause->arg);
     case PG_QUERY__NODE__NODE_ROW_EXPR:
       return "row";
     default:
@@ -545,6 +549,14 @@ bool Analyzer::Analyze(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
       return false;
     case PG_QUERY__NODE__NODE_ROW_EXPR:
       return AnalyzeRowConstructor(node->row_expr, out, error);
+    case PG_QUERY__NODE__NODE_GROUPING_FUNC:
+      if (scope_)
+        return scope_->AnalyzeGroupingFunc(node->grouping_func, out, error);
+      // As for aggregates: no query here to group.
+      *error =
+          Err("42803", "grouping operations are not allowed in this context",
+              node->grouping_func->location);
+      return false;
     default:
       *error = Err("0A000", "this kind of expression is not supported yet");
       return false;
@@ -1666,9 +1678,11 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
     if (!f->agg_filter) return true;
     std::unique_ptr<Expr> cond;
     in_aggregate_ = !window;
+    in_filter_ = true;
     bool ok = Analyze(f->agg_filter, &cond, error) &&
               Coerce(&cond, oid::kBool, -1, error);
     in_aggregate_ = false;
+    in_filter_ = false;
     if (!ok) return false;
     if (cond->type != oid::kBool) {
       *error = Err("42804",

@@ -144,6 +144,10 @@ class ExprScope {
     error->position = f->location >= 0 ? f->location + 1 : 0;
     return false;
   }
+  // GROUPING(args): only a query with GROUP BY takes it; elsewhere it is
+  // refused as PostgreSQL refuses it where aggregates are.
+  virtual bool AnalyzeGroupingFunc(const PgQuery__GroupingFunc* g,
+                                   std::unique_ptr<Expr>* out, PgError* error);
   // A call the scope computes itself (select-list unnest): true with *out.
   virtual bool ReplaceCall(const PgQuery__FuncCall* f,
                            std::unique_ptr<Expr>* out) {
@@ -179,6 +183,8 @@ class Analyzer {
                               const std::string& name,
                               std::unique_ptr<Expr>* out, PgError* error);
   bool in_aggregate() const { return in_aggregate_; }
+  // Analysing an aggregate's FILTER condition.
+  bool in_filter() const { return in_filter_; }
 
   void set_scope(ExprScope* scope) { scope_ = scope; }
   ExprScope* scope() const { return scope_; }
@@ -259,6 +265,7 @@ class Analyzer {
   std::vector<uint32_t>* param_types_;
   ExprScope* scope_ = nullptr;
   bool in_aggregate_ = false;
+  bool in_filter_ = false;
   bool window_call_ = false;  // AnalyzeAggregate for a window function
 };
 

@@ -206,9 +206,11 @@ bool Analyzer::AnalyzeOrderedSetAggregate(const PgQuery__FuncCall* f,
   if (f->agg_filter) {
     std::unique_ptr<Expr> cond;
     in_aggregate_ = true;
+    in_filter_ = true;
     bool ok = Analyze(f->agg_filter, &cond, error) &&
               Coerce(&cond, oid::kBool, -1, error);
     in_aggregate_ = false;
+    in_filter_ = false;
     if (!ok) return false;
     if (cond->type != oid::kBool) {
       *error = Err("42804",

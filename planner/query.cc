@@ -54,6 +54,25 @@ int Bits(uint32_t type) {
   return type == oid::kInt2 ? 16 : type == oid::kInt4 ? 32 : 64;
 }
 
+// A select-list entry that GROUP BY names holds no aggregate, GROUPING()
+// or window function (PostgreSQL's errors).
+bool CheckGroupedTarget(const Expr& e, PgError* error) {
+  if (e.kind == Expr::Kind::kWindow) {
+    *error = Err("42P20", "window functions are not allowed in GROUP BY",
+                 e.location);
+    return false;
+  }
+  if (e.kind == Expr::Kind::kAggregate ||
+      (e.kind == Expr::Kind::kFunction && e.name == "grouping")) {
+    *error = Err("42803", "aggregate functions are not allowed in GROUP BY",
+                 e.location);
+    return false;
+  }
+  for (const auto& a : e.args)
+    if (!CheckGroupedTarget(*a, error)) return false;
+  return true;
+}
+
 }  // namespace
 
 int ExprNodeLocation(const PgQuery__Node* node) {
@@ -795,12 +814,24 @@ bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
       found_entry = &entry;
     }
     if (found) {
+      if (scope != this) outer_references_++;
+      if (scope != this && scope->grouping_query_ && analyzer_.in_aggregate()) {
+        // PostgreSQL may take the aggregate for the enclosing query's.
+        *error = Err("0A000",
+                     "aggregates in a subquery over the columns of a query "
+                     "with grouping sets are not supported yet",
+                     ref->location);
+        return false;
+      }
       auto e = std::make_unique<Expr>();
       e->kind = Expr::Kind::kColumn;
       e->type = found->type;
       e->typmod = found->typmod;
       e->domain = found->domain;
       e->name = found->sql;
+      if (scope != this && scope->grouping_query_)
+        e->name = scope->MarkOuterReference(*found, found_entry->alias,
+                                            ref->location);
       e->location = ref->location;
       e->table_oid =
           found->table_oid ? found->table_oid : found_entry->table_oid;
@@ -1245,6 +1276,10 @@ std::string QueryCompiler::EmitOperator(const Expr& e) {
 }
 
 std::string QueryCompiler::Emit(const Expr& e) {
+  if (grouping_ && grouping_->substituting) {
+    std::string sql;
+    if (EmitGrouped(e, &sql)) return sql;
+  }
   switch (e.kind) {
     case Expr::Kind::kConst:
       if (!e.value) return "NULL";
@@ -1400,6 +1435,9 @@ std::string QueryCompiler::Emit(const Expr& e) {
              e.subquery_sql + ") LIMIT 2)), (" + e.subquery_sql + "))";
     }
     case Expr::Kind::kFunction:
+      // GROUPING() is read from the grouping sets' union (EmitGrouped);
+      // elsewhere its SQL only serves comparisons.
+      if (e.name == "grouping") return "NULL";
       if (e.name == "any" || e.name == "all") {
         std::string sql = EmitArrayMembership(e);
         if (!sql.empty()) return sql;
@@ -1584,12 +1622,14 @@ bool QueryCompiler::CheckGrouping(const Expr& e,
   if (e.kind == Expr::Kind::kAggregate || e.kind == Expr::Kind::kSubquery ||
       e.kind == Expr::Kind::kConst || e.kind == Expr::Kind::kParam)
     return true;
+  // Its arguments are checked apart (CheckGroupingArgs).
+  if (e.kind == Expr::Kind::kFunction && e.name == "grouping") return true;
   if (e.kind == Expr::Kind::kWindow) {
     // A window aggregate runs over the grouped rows: its arguments are
     // grouped expressions too.
     for (size_t i = 0; i < e.args.size(); i++) {
       const Expr& a = *e.args[i];
-      if (static_cast<int>(i) < e.param && a.kind == Expr::Kind::kAggregate) {
+      if (i == 0 && IsWindowAggregateCall(e)) {
         for (const auto& aa : a.args)
           if (!CheckGrouping(*aa, groups, error)) return false;
       } else if (!CheckGrouping(a, groups, error)) {
@@ -1711,7 +1751,10 @@ bool QueryCompiler::CompileValues(const PgQuery__SelectStmt* s, Compiled* out,
     std::vector<std::unique_ptr<Expr>> row;
     for (size_t c = 0; c < list->n_items; c++) {
       std::unique_ptr<Expr> e;
-      if (!analyzer_.Analyze(list->items[c], &e, error)) return false;
+      aggregate_context_ = "VALUES";
+      bool ok = analyzer_.Analyze(list->items[c], &e, error);
+      aggregate_context_ = nullptr;
+      if (!ok) return false;
       row.push_back(std::move(e));
     }
     rows.push_back(std::move(row));
@@ -1963,6 +2006,49 @@ bool QueryCompiler::CompileSetOp(const PgQuery__SelectStmt* s, Compiled* out,
   return !emit_failed_ || (*error = emit_error_, false);
 }
 
+bool QueryCompiler::GroupItem(const PgQuery__Node* g,
+                              const std::vector<std::unique_ptr<Expr>>& targets,
+                              const std::vector<std::string>& names,
+                              std::string* sql, PgError* error) {
+  if (g->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+      g->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+    int n = g->a_const->ival->ival;
+    if (n < 1 || n > static_cast<int>(targets.size())) {
+      *error = Err(
+          "42P10",
+          "GROUP BY position " + std::to_string(n) + " is not in select list",
+          g->a_const->location);
+      return false;
+    }
+    if (!CheckGroupedTarget(*targets[n - 1], error)) return false;
+    *sql = Emit(*targets[n - 1]);
+    return true;
+  }
+  std::unique_ptr<Expr> e;
+  aggregate_context_ = "GROUP BY";
+  window_context_ = "GROUP BY";
+  bool ok = analyzer_.Analyze(g, &e, error);
+  aggregate_context_ = nullptr;
+  window_context_ = nullptr;
+  if (ok) {
+    *sql = Emit(*e);
+    return true;
+  }
+  // An output column name.
+  if (g->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+      g->column_ref->n_fields == 1 && error->sqlstate == "42703") {
+    std::string name = FieldName(g->column_ref->fields[0]);
+    for (size_t k = 0; k < names.size(); k++) {
+      if (names[k] == name) {
+        if (!CheckGroupedTarget(*targets[k], error)) return false;
+        *sql = Emit(*targets[k]);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
                                         Compiled* out, PgError* error) {
   if (s->into_clause) {
@@ -1970,6 +2056,11 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     return false;
   }
   select_ = s;
+  grouping_query_ = UsesGroupingFunc(s);
+  for (size_t i = 0; i < s->n_group_clause; i++)
+    grouping_query_ |=
+        s->group_clause[i]->node_case == PG_QUERY__NODE__NODE_GROUPING_SET;
+  if (grouping_query_) outer_reference_tag_ = NewAlias();
   // WINDOW names are each defined once.
   for (size_t i = 0; i < s->n_window_clause; i++) {
     const PgQuery__WindowDef* w = s->window_clause[i]->window_def;
@@ -2042,44 +2133,31 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
   }
   // GROUP BY
   std::vector<std::string> groups;
-  for (size_t i = 0; i < s->n_group_clause; i++) {
+  const bool grouping_sets = grouping_query_;
+  if (grouping_sets) {
+    if (!unnest_calls_.empty()) {
+      *error = Err("0A000",
+                   "set-returning functions in the select list of a query "
+                   "with grouping sets are not supported yet");
+      return false;
+    }
+    if (!PlanGroupingSets(s, targets, names, error)) return false;
+    groups = grouping_->exprs;
+    grouping_->substituting = true;
+  }
+  for (size_t i = 0; !grouping_sets && i < s->n_group_clause; i++) {
     const PgQuery__Node* g = s->group_clause[i];
-    if (g->node_case == PG_QUERY__NODE__NODE_A_CONST &&
-        g->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
-      int n = g->a_const->ival->ival;
-      if (n < 1 || n > static_cast<int>(targets.size())) {
-        *error = Err(
-            "42P10",
-            "GROUP BY position " + std::to_string(n) + " is not in select list",
-            g->a_const->location);
-        return false;
-      }
-      groups.push_back(Emit(*targets[n - 1]));
-      continue;
+    // GROUP BY (a, b) groups by a and b.
+    std::vector<const PgQuery__Node*> items = {g};
+    if (g->node_case == PG_QUERY__NODE__NODE_ROW_EXPR &&
+        g->row_expr->row_format ==
+            PG_QUERY__COERCION_FORM__COERCE_IMPLICIT_CAST)
+      items.assign(g->row_expr->args, g->row_expr->args + g->row_expr->n_args);
+    for (const PgQuery__Node* item : items) {
+      std::string sql;
+      if (!GroupItem(item, targets, names, &sql, error)) return false;
+      groups.push_back(sql);
     }
-    std::unique_ptr<Expr> e;
-    aggregate_context_ = "GROUP BY";
-    window_context_ = "GROUP BY";
-    bool ok = analyzer_.Analyze(g, &e, error);
-    aggregate_context_ = nullptr;
-    window_context_ = nullptr;
-    if (!ok) {
-      // An output column name.
-      if (g->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
-          g->column_ref->n_fields == 1 && error->sqlstate == "42703") {
-        std::string name = FieldName(g->column_ref->fields[0]);
-        for (size_t k = 0; k < names.size(); k++) {
-          if (names[k] == name) {
-            groups.push_back(Emit(*targets[k]));
-            ok = true;
-            break;
-          }
-        }
-      }
-      if (!ok) return false;
-      continue;
-    }
-    groups.push_back(Emit(*e));
   }
   // HAVING
   std::string having;
@@ -2166,7 +2244,12 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     order_items.emplace_back(expr_sql, direction);
   }
   grouped = grouped || saw_aggregate_;
-  if (grouped) {
+  if (grouping_) {
+    std::vector<const Expr*> list;
+    for (const auto& t : targets) list.push_back(t.get());
+    for (const auto& o : order_exprs) list.push_back(o.get());
+    if (!CheckGroupingSets(list, having_expr.get(), error)) return false;
+  } else if (grouped) {
     for (const auto& t : targets)
       if (!CheckGrouping(*t, groups, error)) return false;
     if (having_expr && !CheckGrouping(*having_expr, groups, error))
@@ -2230,9 +2313,15 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     sql += "DISTINCT ";
   }
   sql += select;
+  if (grouping_) {
+    // The sets' union is the FROM; HAVING filters its rows.
+    from = GroupingSetsFrom(from, where);
+    where = having;
+    having.clear();
+  }
   if (!from.empty()) sql += " FROM " + from;
   if (!where.empty()) sql += " WHERE " + where;
-  if (!groups.empty()) {
+  if (!groups.empty() && !grouping_) {
     sql += " GROUP BY ";
     for (size_t i = 0; i < groups.size(); i++)
       sql += (i ? ", " : "") + groups[i];
@@ -2302,6 +2391,8 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     *error = emit_error_;
     return false;
   }
+  // Subqueries of the output read the grouped values.
+  if (grouping_ && !ResolveOuterReferences(&sql, true, error)) return false;
   out->sql = sql;
   return true;
 }

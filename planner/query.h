@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,32 @@ struct RecursiveCte {
   const class QueryCompiler* term_scope = nullptr;  // the recursive term's
 };
 
+// GROUP BY with grouping sets (ROLLUP, CUBE, GROUPING SETS) or a query
+// using GROUPING(): each set runs as its own grouped SELECT, the sets are
+// combined with UNION ALL, and the statement reads that union's columns
+// (grouping_sets.cc).
+struct GroupingSetsPlan {
+  // The distinct grouping expressions, as their SQL.
+  std::vector<std::string> exprs;
+  // The expanded sets, as indexes into `exprs`.
+  std::vector<std::vector<int>> sets;
+  // Select-list entries without columns that GROUP BY names (by position,
+  // name or expression): they read as NULL where not grouped, while equal
+  // constants elsewhere keep their values, as in PostgreSQL.
+  std::vector<const Expr*> constant_targets;
+  // More than 4096 sets: refused once the statement has been analysed, as
+  // PostgreSQL does; the error's position (-1: none).
+  bool too_many = false;
+  int too_many_location = -1;
+  // Found while the statement's output is emitted: the aggregates and
+  // GROUPING() calls it reads (each GROUPING as its arguments' indexes).
+  std::vector<std::string> aggregates;
+  std::vector<std::vector<int>> grouping_calls;
+  std::string alias;  // the union's name in FROM
+  // Expressions are emitted as reads of the union's columns.
+  bool substituting = false;
+};
+
 class SqlRuntime;
 
 // Where an expression starts, for errors: a constant's, column reference's,
@@ -111,6 +138,15 @@ int TargetValueLocation(const PgQuery__ResTarget* target);
 // A sort key's direction as SQLite takes it (" DESC NULLS FIRST"), with
 // PostgreSQL's default: NULLs last ascending and first descending.
 std::string SortDirectionSql(const PgQuery__SortBy* sort);
+
+// Whether a SELECT's list, HAVING, ORDER BY, DISTINCT ON, WINDOW clause or
+// VALUES lists call GROUPING() (their subqueries aside): such a query is
+// compiled to SQLite, as one with grouping sets (grouping_sets.cc).
+bool UsesGroupingFunc(const PgQuery__SelectStmt* s);
+
+// An aggregate run as a window function (sum(x) OVER ...), as opposed to a
+// window function over an aggregate of the query (lag(sum(x)) OVER ...).
+bool IsWindowAggregateCall(const Expr& e);
 
 // Registers the SQLite functions of query_array.cc (kova_array_rows,
 // kova_array_elem, kova_subscripts) on a connection.
@@ -208,6 +244,44 @@ class QueryCompiler : public ExprScope {
                            PgError* error);
   bool ReplaceCall(const PgQuery__FuncCall* f,
                    std::unique_ptr<Expr>* out) override;
+  bool AnalyzeGroupingFunc(const PgQuery__GroupingFunc* g,
+                           std::unique_ptr<Expr>* out, PgError* error) override;
+  // One GROUP BY item that is an expression: its SQL, read as a
+  // select-list position, an expression, or an output column name.
+  bool GroupItem(const PgQuery__Node* g,
+                 const std::vector<std::unique_ptr<Expr>>& targets,
+                 const std::vector<std::string>& names, std::string* sql,
+                 PgError* error);
+  // Grouping sets (grouping_sets.cc): the GROUP BY clause expanded into
+  // grouping_ (54011 for a CUBE of more than 12 elements).
+  bool PlanGroupingSets(const PgQuery__SelectStmt* s,
+                        const std::vector<std::unique_ptr<Expr>>& targets,
+                        const std::vector<std::string>& names, PgError* error);
+  // PostgreSQL's checks of a grouped query with grouping sets, in its
+  // order: GROUPING's arguments, then ungrouped columns, for the select
+  // list and ORDER BY and then for HAVING; 54001 for too many sets.
+  bool CheckGroupingSets(const std::vector<const Expr*>& list,
+                         const Expr* having, PgError* error);
+  bool CheckGroupingArgs(const Expr& e, PgError* error);
+  // The select-list entry a GROUP BY item (whose SQL is `sql`) stands for.
+  const Expr* ReferencedTarget(
+      const PgQuery__Node* item, const std::string& sql,
+      const std::vector<std::unique_ptr<Expr>>& targets,
+      const std::vector<std::string>& names);
+  // While grouping_ substitutes: `e` as a read of the union's columns
+  // (a grouping expression, an aggregate, a GROUPING call); false when
+  // `e` is none of them.
+  bool EmitGrouped(const Expr& e, std::string* sql);
+  std::string EmitWithoutSubstitution(const Expr& e);
+  // A column of this query that a subquery reads: the mark it writes.
+  std::string MarkOuterReference(const RangeEntry::Col& column,
+                                 const std::string& table, int location);
+  // Replaces this query's marks in `sql` by the columns' SQL (`grouped`
+  // false) or their grouped values: 42803 for a column not grouped.
+  bool ResolveOuterReferences(std::string* sql, bool grouped, PgError* error);
+  // The FROM entry of the union of the sets' grouped SELECTs.
+  std::string GroupingSetsFrom(const std::string& from,
+                               const std::string& where);
   // unnest / generate_subscripts in FROM (query_array.cc).
   bool AddArrayFunctionItem(const PgQuery__RangeFunction* rf,
                             const PgQuery__FuncCall* f, const std::string& name,
@@ -338,6 +412,24 @@ class QueryCompiler : public ExprScope {
   bool saw_aggregate_ = false;
   PgError emit_error_;
   bool emit_failed_ = false;
+  std::optional<GroupingSetsPlan> grouping_;
+  // The aggregate EmitWindow emits as a window function: it is computed
+  // over the grouped rows, not read from the grouping sets' union.
+  const Expr* window_aggregate_emitted_ = nullptr;
+  // Column references this query resolved in an enclosing query's FROM.
+  int outer_references_ = 0;
+  // A query with grouping sets: its subqueries read its columns through
+  // marks (MarkOuterReference), which become the columns' SQL where rows
+  // are read before grouping and the grouped values elsewhere.
+  bool grouping_query_ = false;
+  struct OuterReference {
+    std::string sql;   // the column's SQL
+    std::string name;  // as PostgreSQL names it in errors: "t.c"
+    uint32_t type;
+    int location;
+  };
+  std::vector<OuterReference> outer_references_from_subqueries_;
+  std::string outer_reference_tag_;
   // Select-list set-returning calls and the columns that replace them.
   std::map<const PgQuery__FuncCall*, std::shared_ptr<Expr>> unnest_calls_;
 };

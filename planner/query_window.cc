@@ -31,6 +31,15 @@ constexpr int kExcludeTies = 0x20000;
 constexpr int kStartOffset = kStartOffsetPreceding | kStartOffsetFollowing;
 constexpr int kEndOffset = kEndOffsetPreceding | kEndOffsetFollowing;
 
+// Where the OVER clause's text holds key k: EmitWindow writes the key's SQL
+// there when the statement is emitted (a query with grouping sets reads
+// its keys from the sets' union).
+constexpr char kKeyMarkStart = '\x01', kKeyMarkEnd = '\x02';
+
+std::string KeyMark(size_t k) {
+  return kKeyMarkStart + std::to_string(k) + kKeyMarkEnd;
+}
+
 // Marks window_context_ while a window function's arguments are analysed.
 const char kNestedWindow[] = "window function calls";
 
@@ -228,7 +237,8 @@ bool QueryCompiler::WindowSql(const PgQuery__WindowDef* over, int location,
     ok = analyzer_.Analyze(spec.partition->partition_clause[i], &e, error) &&
          analyzer_.Coerce(&e, oid::kText, -1, error);
     if (!ok) break;
-    partition += (i ? ", " : " PARTITION BY ") + Emit(*e);
+    Emit(*e);  // its constants take their slots in the text's order
+    partition += (i ? ", " : " PARTITION BY ") + KeyMark(keys->size());
     keys->push_back(std::move(e));
   }
   for (size_t i = 0; ok && i < spec.order->n_order_clause; i++) {
@@ -242,7 +252,9 @@ bool QueryCompiler::WindowSql(const PgQuery__WindowDef* over, int location,
     ok = analyzer_.Analyze(sb->node, &e, error) &&
          analyzer_.Coerce(&e, oid::kText, -1, error);
     if (!ok) break;
-    order += (i ? ", " : " ORDER BY ") + Emit(*e) + SortDirectionSql(sb);
+    Emit(*e);
+    order += (i ? ", " : " ORDER BY ") + KeyMark(keys->size()) +
+             SortDirectionSql(sb);
     order_type = e->type;
     keys->push_back(std::move(e));
   }
@@ -479,11 +491,30 @@ bool QueryCompiler::AnalyzeWindowCall(const PgQuery__FuncCall* f,
   return true;
 }
 
+bool IsWindowAggregateCall(const Expr& e) {
+  return e.kind == Expr::Kind::kWindow && e.param == 1 &&
+         e.args[0]->kind == Expr::Kind::kAggregate && e.args[0]->name == e.name;
+}
+
 std::string QueryCompiler::EmitWindow(const Expr& e) {
-  const std::string& over = e.subquery_sql;
-  if (e.param == 1 && e.args[0]->kind == Expr::Kind::kAggregate) {
+  std::string over;
+  const std::string& marked = e.subquery_sql;
+  for (size_t i = 0; i < marked.size(); i++) {
+    if (marked[i] != kKeyMarkStart) {
+      over += marked[i];
+      continue;
+    }
+    size_t end = marked.find(kKeyMarkEnd, i);
+    size_t k = std::stoul(marked.substr(i + 1, end - i - 1));
+    over += Emit(*e.args[e.param + k]);
+    i = end;
+  }
+  if (IsWindowAggregateCall(e)) {
     // The aggregate's SQL with OVER before its result's collation.
+    const Expr* saved = window_aggregate_emitted_;
+    window_aggregate_emitted_ = e.args[0].get();
     std::string call = Emit(*e.args[0]);
+    window_aggregate_emitted_ = saved;
     size_t coll = call.rfind(" COLLATE ");
     if (call[0] == '(' && coll != std::string::npos)
       return call.substr(0, coll) + over + call.substr(coll);

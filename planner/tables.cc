@@ -212,6 +212,8 @@ bool SessionImpl::IsTableStatement(const PgQuery__Node* node) {
   const PgQuery__SelectStmt* s = node->select_stmt;
   if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE) return true;
   if (s->n_from_clause > 0 || s->with_clause) return true;
+  // GROUPING() is compiled with its query (or refused there, in VALUES).
+  if (UsesGroupingFunc(s)) return true;
   if (s->n_values_lists > 0) return false;
   // Without FROM too, SQLite applies LIMIT/OFFSET, GROUP BY and HAVING.
   if (s->limit_count || s->limit_offset || s->n_group_clause > 0 ||
