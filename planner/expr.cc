@@ -1491,6 +1491,18 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
       args.size() == 1 && args[0]->type != oid::kUnknown &&
       !IsText(args[0]->type))
     args[0] = CastTo(std::move(args[0]), oid::kText);
+  // These take a regclass in PostgreSQL: a string literal names the
+  // relation (pg_total_relation_size('t')).
+  if ((name == "pg_table_size" || name == "pg_relation_size" ||
+       name == "pg_total_relation_size" || name == "pg_indexes_size") &&
+      args.size() == 1 && args[0]->type == oid::kUnknown &&
+      args[0]->kind == Expr::Kind::kConst) {
+    args[0]->type = oid::kText;
+    if (!NormalizeRegclassLiteral(hooks_, args[0].get(), error)) {
+      error->position = args[0]->location + 1;
+      return false;
+    }
+  }
   std::vector<uint32_t> types;
   for (const auto& arg : args) types.push_back(arg->type);
   std::vector<const FunctionDef*> cands;

@@ -1795,6 +1795,9 @@ bool QueryCompiler::CompileValues(const PgQuery__SelectStmt* s, Compiled* out,
     return false;
   }
   out->sql = sql;
+  if (s->n_sort_clause > 0 || s->limit_count || s->limit_offset)
+    return OrderAndLimitOutput(s, "VALUES", out, error) &&
+           (!emit_failed_ || (*error = emit_error_, false));
   return true;
 }
 
@@ -1968,22 +1971,46 @@ bool QueryCompiler::CompileSetOp(const PgQuery__SelectStmt* s, Compiled* out,
     out->sql = "SELECT * FROM (" + left.sql + ") " + op +
                (s->all ? " ALL " : " ") + "SELECT * FROM (" + right.sql + ")";
   }
+  if (!OrderAndLimitOutput(s, "a set operation", out, error)) return false;
+  return !emit_failed_ || (*error = emit_error_, false);
+}
+
+// ORDER BY and LIMIT / OFFSET over the output columns of a set operation
+// or VALUES (by name or position).
+bool QueryCompiler::OrderAndLimitOutput(const PgQuery__SelectStmt* s,
+                                        const std::string& what, Compiled* out,
+                                        PgError* error) {
   std::string order;
   for (size_t i = 0; i < s->n_sort_clause; i++) {
     const PgQuery__SortBy* sb = s->sort_clause[i]->sort_by;
     int index = -1;
+    int location = ExprNodeLocation(sb->node);
     if (sb->node->node_case == PG_QUERY__NODE__NODE_A_CONST &&
         sb->node->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
       index = sb->node->a_const->ival->ival - 1;
-    } else if (sb->node->node_case == PG_QUERY__NODE__NODE_COLUMN_REF) {
-      std::string name = FieldName(
-          sb->node->column_ref->fields[sb->node->column_ref->n_fields - 1]);
+      if (index < 0 || index >= static_cast<int>(out->columns.size())) {
+        *error = Err("42P10",
+                     "ORDER BY position " + std::to_string(index + 1) +
+                         " is not in select list",
+                     location);
+        return false;
+      }
+    } else if (sb->node->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+               sb->node->column_ref->n_fields == 1) {
+      std::string name = FieldName(sb->node->column_ref->fields[0]);
       for (size_t k = 0; k < out->columns.size(); k++)
         if (out->columns[k].name == name) index = static_cast<int>(k);
+      if (index < 0) {
+        *error =
+            Err("42703", "column \"" + name + "\" does not exist", location);
+        return false;
+      }
     }
-    if (index < 0 || index >= static_cast<int>(out->columns.size())) {
+    if (index < 0) {
       *error = Err("0A000",
-                   "ORDER BY on a set operation supports output columns only");
+                   "ORDER BY on " + what +
+                       " supports output column names and positions only yet",
+                   location);
       return false;
     }
     order += std::string(order.empty() ? " ORDER BY " : ", ") + "c" +
@@ -2003,7 +2030,7 @@ bool QueryCompiler::CompileSetOp(const PgQuery__SelectStmt* s, Compiled* out,
     }
     out->sql += " LIMIT " + limit + " OFFSET " + offset;
   }
-  return !emit_failed_ || (*error = emit_error_, false);
+  return true;
 }
 
 bool QueryCompiler::GroupItem(const PgQuery__Node* g,

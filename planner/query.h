@@ -231,6 +231,9 @@ class QueryCompiler : public ExprScope {
   static const catalog::Table& CountersTable();
 
  private:
+  bool OrderAndLimitOutput(const PgQuery__SelectStmt* s,
+                           const std::string& what, Compiled* out,
+                           PgError* error);
   bool AnalyzeRowInSubquery(const PgQuery__SubLink* link, const Compiled& inner,
                             std::unique_ptr<Expr> e, std::unique_ptr<Expr>* out,
                             PgError* error);

@@ -915,12 +915,9 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
 
 bool SessionImpl::AnalyzeValues(Plan* plan, PgError* error) {
   const PgQuery__SelectStmt* s = plan->node->select_stmt;
-  if (s->n_sort_clause > 0 || s->limit_count || s->limit_offset) {
-    *error = Err("0A000",
-                 "ORDER BY, LIMIT and OFFSET on VALUES are not "
-                 "supported yet");
-    return false;
-  }
+  // Sorted or limited: the query compiler's VALUES does it.
+  if (s->n_sort_clause > 0 || s->limit_count || s->limit_offset)
+    return AnalyzeTableSelect(plan, error);
   Analyzer analyzer(this, plan->simple ? nullptr : &plan->param_types);
   size_t ncols = 0;
   for (size_t r = 0; r < s->n_values_lists; r++) {
