@@ -766,9 +766,11 @@ ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
     return Fail(Err("42809", "cannot create index on relation \"" +
                                  std::string(stmt->relation->relname) + "\""));
   // The index named in messages about what Kova cannot build yet.
-  const std::string what = std::string(": index ") +
-                           (stmt->idxname ? stmt->idxname : "") + " on " +
-                           found->schema + "." + found->name;
+  const std::string what =
+      std::string(": index ") +
+      (stmt->idxname && *stmt->idxname ? QuoteIdentifier(stmt->idxname) + " "
+                                       : std::string()) +
+      "on " + found->schema + "." + found->name;
   if (stmt->where_clause)
     return Fail(Err("0A000", "partial indexes are not supported yet" + what));
   std::string method;
@@ -782,8 +784,9 @@ ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
   for (size_t i = 0; i < stmt->n_index_params; i++) {
     const PgQuery__IndexElem* ie = stmt->index_params[i]->index_elem;
     if (!ie->name || !*ie->name)
-      return Fail(
-          Err("0A000", "indexes on expressions are not supported yet" + what));
+      return Fail(Err("0A000", "indexes on expressions are not supported yet" +
+                                   what + " (" + sql::DeparseExpr(ie->expr) +
+                                   ")"));
     if (!table.FindColumn(ie->name))
       return Fail(Err(
           "42703", "column \"" + std::string(ie->name) + "\" does not exist"));

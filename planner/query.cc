@@ -677,21 +677,7 @@ bool QueryCompiler::WholeRow(const std::string& alias, int location,
   for (QueryCompiler* scope = this; scope; scope = scope->parent_) {
     for (const auto& entry : scope->entries_) {
       if (entry.alias != alias || !entry.qualifiable) continue;
-      if (entry.scalar && entry.columns.size() == 1) {
-        const auto& c = entry.columns[0];
-        auto e = std::make_unique<Expr>();
-        e->kind = Expr::Kind::kColumn;
-        e->type = c.type;
-        e->typmod = c.typmod;
-        e->domain = c.domain;
-        e->name = c.sql;
-        e->location = location;
-        *out = std::move(e);
-        return true;
-      }
-      std::vector<std::unique_ptr<Expr>> fields;
-      std::vector<std::string> names;
-      for (const auto& c : entry.columns) {
+      auto column = [&](const RangeEntry::Col& c) {
         auto e = std::make_unique<Expr>();
         e->kind = Expr::Kind::kColumn;
         e->type = c.type;
@@ -701,7 +687,16 @@ bool QueryCompiler::WholeRow(const std::string& alias, int location,
         e->location = location;
         e->table_oid = c.table_oid ? c.table_oid : entry.table_oid;
         e->attnum = c.attnum;
-        fields.push_back(std::move(e));
+        return e;
+      };
+      if (entry.scalar && entry.columns.size() == 1) {
+        *out = column(entry.columns[0]);
+        return true;
+      }
+      std::vector<std::unique_ptr<Expr>> fields;
+      std::vector<std::string> names;
+      for (const auto& c : entry.columns) {
+        fields.push_back(column(c));
         names.push_back(c.name);
       }
       // A table's row is missing (NULL as a whole) where an outer join
@@ -722,6 +717,21 @@ bool QueryCompiler::WholeRow(const std::string& alias, int location,
   }
   return false;
 }
+
+namespace {
+
+// 42P01 for a FROM item that exists but is out of reach from here.
+PgError UnreachableEntry(const std::string& qualifier, int location) {
+  PgError e = Err(
+      "42P01",
+      "invalid reference to FROM-clause entry for table \"" + qualifier + "\"",
+      location);
+  e.hint = "There is an entry for table \"" + qualifier +
+           "\", but it cannot be referenced from this part of the query.";
+  return e;
+}
+
+}  // namespace
 
 bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
                                   std::unique_ptr<Expr>* out, PgError* error) {
@@ -749,13 +759,7 @@ bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
         bool has_column = false;
         for (const auto& c : entry.columns) has_column |= c.name == column;
         if (!qualifier.empty() && entry.alias == qualifier) {
-          *error = Err("42P01",
-                       "invalid reference to FROM-clause entry for table \"" +
-                           qualifier + "\"",
-                       ref->location);
-          error->hint = "There is an entry for table \"" + qualifier +
-                        "\", but it cannot be referenced from this part of "
-                        "the query.";
+          *error = UnreachableEntry(qualifier, ref->location);
           return false;
         }
         if (qualifier.empty() && has_column) {
@@ -863,13 +867,7 @@ bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
     for (QueryCompiler* scope = this; scope; scope = scope->parent_) {
       for (const auto& entry : scope->entries_) {
         if (entry.alias == qualifier && !entry.qualifiable) {
-          *error = Err("42P01",
-                       "invalid reference to FROM-clause entry for table \"" +
-                           qualifier + "\"",
-                       ref->location);
-          error->hint = "There is an entry for table \"" + qualifier +
-                        "\", but it cannot be referenced from this part of "
-                        "the query.";
+          *error = UnreachableEntry(qualifier, ref->location);
           return false;
         }
         if (entry.relname == qualifier && entry.alias != qualifier) {
@@ -1975,6 +1973,31 @@ bool QueryCompiler::CompileSetOp(const PgQuery__SelectStmt* s, Compiled* out,
   return !emit_failed_ || (*error = emit_error_, false);
 }
 
+namespace {
+
+// An integer constant naming a select-list position (GROUP BY 1, ORDER BY
+// 2): *index is the 0-based column, or -1 when `n` is no such constant.
+// Past the list it is PostgreSQL's 42P10, naming `clause`.
+bool ListPosition(const PgQuery__Node* n, size_t count,
+                  const std::string& clause, int* index, PgError* error) {
+  *index = -1;
+  if (n->node_case != PG_QUERY__NODE__NODE_A_CONST ||
+      n->a_const->val_case != PG_QUERY__A__CONST__VAL_IVAL)
+    return true;
+  int k = n->a_const->ival->ival;
+  if (k < 1 || k > static_cast<int>(count)) {
+    *error = Err(
+        "42P10",
+        clause + " position " + std::to_string(k) + " is not in select list",
+        n->a_const->location);
+    return false;
+  }
+  *index = k - 1;
+  return true;
+}
+
+}  // namespace
+
 // ORDER BY and LIMIT / OFFSET over the output columns of a set operation
 // or VALUES (by name or position).
 bool QueryCompiler::OrderAndLimitOutput(const PgQuery__SelectStmt* s,
@@ -1983,20 +2006,12 @@ bool QueryCompiler::OrderAndLimitOutput(const PgQuery__SelectStmt* s,
   std::string order;
   for (size_t i = 0; i < s->n_sort_clause; i++) {
     const PgQuery__SortBy* sb = s->sort_clause[i]->sort_by;
-    int index = -1;
+    int index;
     int location = ExprNodeLocation(sb->node);
-    if (sb->node->node_case == PG_QUERY__NODE__NODE_A_CONST &&
-        sb->node->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
-      index = sb->node->a_const->ival->ival - 1;
-      if (index < 0 || index >= static_cast<int>(out->columns.size())) {
-        *error = Err("42P10",
-                     "ORDER BY position " + std::to_string(index + 1) +
-                         " is not in select list",
-                     location);
-        return false;
-      }
-    } else if (sb->node->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
-               sb->node->column_ref->n_fields == 1) {
+    if (!ListPosition(sb->node, out->columns.size(), "ORDER BY", &index, error))
+      return false;
+    if (index < 0 && sb->node->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+        sb->node->column_ref->n_fields == 1) {
       std::string name = FieldName(sb->node->column_ref->fields[0]);
       for (size_t k = 0; k < out->columns.size(); k++)
         if (out->columns[k].name == name) index = static_cast<int>(k);
@@ -2037,18 +2052,12 @@ bool QueryCompiler::GroupItem(const PgQuery__Node* g,
                               const std::vector<std::unique_ptr<Expr>>& targets,
                               const std::vector<std::string>& names,
                               std::string* sql, PgError* error) {
-  if (g->node_case == PG_QUERY__NODE__NODE_A_CONST &&
-      g->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
-    int n = g->a_const->ival->ival;
-    if (n < 1 || n > static_cast<int>(targets.size())) {
-      *error = Err(
-          "42P10",
-          "GROUP BY position " + std::to_string(n) + " is not in select list",
-          g->a_const->location);
-      return false;
-    }
-    if (!CheckGroupedTarget(*targets[n - 1], error)) return false;
-    *sql = Emit(*targets[n - 1]);
+  int position;
+  if (!ListPosition(g, targets.size(), "GROUP BY", &position, error))
+    return false;
+  if (position >= 0) {
+    if (!CheckGroupedTarget(*targets[position], error)) return false;
+    *sql = Emit(*targets[position]);
     return true;
   }
   std::unique_ptr<Expr> e;
@@ -2214,17 +2223,11 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     }
     std::string key;
     const PgQuery__Node* n = sb->node;
-    if (n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
-        n->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
-      int k = n->a_const->ival->ival;
-      if (k < 1 || k > static_cast<int>(targets.size())) {
-        *error = Err(
-            "42P10",
-            "ORDER BY position " + std::to_string(k) + " is not in select list",
-            n->a_const->location);
-        return false;
-      }
-      key = "c" + std::to_string(k - 1);
+    int position;
+    if (!ListPosition(n, targets.size(), "ORDER BY", &position, error))
+      return false;
+    if (position >= 0) {
+      key = "c" + std::to_string(position);
     } else if (n->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
                n->column_ref->n_fields == 1) {
       std::string name = FieldName(n->column_ref->fields[0]);
@@ -2316,17 +2319,12 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     for (size_t i = 0; i < s->n_distinct_clause; i++) {
       const PgQuery__Node* n = s->distinct_clause[i];
       std::string key;
-      if (n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
-          n->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
-        int k = n->a_const->ival->ival;
-        if (k < 1 || k > static_cast<int>(targets.size())) {
-          *error = Err("42P10",
-                       "SELECT DISTINCT ON position " + std::to_string(k) +
-                           " is not in select list",
-                       n->a_const->location);
-          return false;
-        }
-        key = Emit(*targets[k - 1]);
+      int position;
+      if (!ListPosition(n, targets.size(), "SELECT DISTINCT ON", &position,
+                        error))
+        return false;
+      if (position >= 0) {
+        key = Emit(*targets[position]);
       } else {
         std::unique_ptr<Expr> e;
         if (!analyzer_.Analyze(n, &e, error) ||
