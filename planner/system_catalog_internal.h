@@ -157,6 +157,8 @@ void AttributeRows(const Source& s, std::vector<Row>* rows);
 void AttrdefRows(const Source& s, std::vector<Row>* rows);
 void ConstraintRows(const Source& s, std::vector<Row>* rows);
 void SequenceRows(const Source& s, std::vector<Row>* rows);
+// pg_sequences: schema, name, owner, type name, type OID, cache, counter.
+void SequencesViewRows(const Source& s, std::vector<Row>* rows);
 void DependRows(const Source& s, std::vector<Row>* rows);
 void RewriteRows(const Source& s, std::vector<Row>* rows);
 // The OID of the rule that makes a view (PostgreSQL's _RETURN rule).

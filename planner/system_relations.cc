@@ -106,8 +106,12 @@ bool QueryCompiler::AddSystemRelation(const PgQuery__RangeVar* rv,
       return false;
     InfoColumnRows(src, &rows, counters);
   }
-  size_t ncols =
-      std::string_view(rel->name) == "pg_sequence" ? 4 : rel->cols.size();
+  // pg_sequence and pg_sequences: the rows hold the counter's id; the
+  // options are read from the counter row below.
+  const bool sequence_view = std::string_view(rel->name) == "pg_sequences";
+  size_t ncols = std::string_view(rel->name) == "pg_sequence" ? 4
+                 : sequence_view                              ? 7
+                                 : rel->cols.size();
   std::string inner;
   if (rows.empty()) {
     inner = "SELECT ";
@@ -129,30 +133,44 @@ bool QueryCompiler::AddSystemRelation(const PgQuery__RangeVar* rv,
     inner += ")";
   }
   if (ncols != rel->cols.size()) {
-    // pg_sequence: the options of the sequence's counter row, with
-    // PostgreSQL's defaults for those it leaves out.
+    // The options of the sequence's counter row, with PostgreSQL's
+    // defaults for those it leaves out.
     std::string counters;
     if (!context_->collection_table("admin.counters", &counters, error))
       return false;
+    std::string type = sequence_view ? "v.c4" : "v.c1";
     std::string inc = "coalesce(kova_get(k.doc, 'increment'), 1)";
-    std::string type_max =
-        "CASE v.c1 WHEN 21 THEN 32767 WHEN 23 THEN 2147483647 ELSE "
-        "9223372036854775807 END";
-    std::string type_min =
-        "CASE v.c1 WHEN 21 THEN -32768 WHEN 23 THEN -2147483648 ELSE "
-        "-9223372036854775807 - 1 END";
+    std::string type_max = "CASE " + type +
+                           " WHEN 21 THEN 32767 WHEN 23 THEN 2147483647 ELSE "
+                           "9223372036854775807 END";
+    std::string type_min = "CASE " + type +
+                           " WHEN 21 THEN -32768 WHEN 23 THEN -2147483648 ELSE "
+                           "-9223372036854775807 - 1 END";
     std::string min = "coalesce(kova_get(k.doc, 'min'), CASE WHEN " + inc +
                       " > 0 THEN 1 ELSE " + type_min + " END)";
     std::string max = "coalesce(kova_get(k.doc, 'max'), CASE WHEN " + inc +
                       " > 0 THEN " + type_max + " ELSE -1 END)";
-    inner =
-        "SELECT v.c0 AS c0, v.c1 AS c1, coalesce(kova_get(k.doc, "
-        "'start'), CASE WHEN " +
-        inc + " > 0 THEN " + min + " ELSE " + max + " END) AS c2, " + inc +
-        " AS c3, " + max + " AS c4, " + min +
-        " AS c5, v.c2 AS c6, coalesce(kova_get(k.doc, 'cycle'), 0) AS "
-        "c7 FROM (" +
-        inner + ") AS v LEFT JOIN " + counters + " AS k ON k.kid = v.c3";
+    std::string start = "coalesce(kova_get(k.doc, 'start'), CASE WHEN " + inc +
+                        " > 0 THEN " + min + " ELSE " + max + " END)";
+    std::string cycle = "coalesce(kova_get(k.doc, 'cycle'), 0)";
+    std::string from = " FROM (" + inner + ") AS v LEFT JOIN " + counters +
+                       " AS k ON k.kid = " + (sequence_view ? "v.c6" : "v.c3");
+    if (!sequence_view) {
+      inner = "SELECT v.c0 AS c0, v.c1 AS c1, " + start + " AS c2, " + inc +
+              " AS c3, " + max + " AS c4, " + min + " AS c5, v.c2 AS c6, " +
+              cycle + " AS c7" + from;
+    } else {
+      // last_value: NULL until the sequence hands out a value (the
+      // counter's last before its start), as SELECT ... FROM seq shows it.
+      std::string last = "kova_get(kova_counter_doc(k.kid, k.doc), 'last')";
+      std::string called = "(" + last + " IS NOT NULL AND ((" + inc +
+                           " > 0 AND " + last + " >= " + start + ") OR (" +
+                           inc + " < 0 AND " + last + " <= " + start + ")))";
+      inner = "SELECT v.c0 AS c0, v.c1 AS c1, v.c2 AS c2, v.c3 AS c3, " +
+              start + " AS c4, " + min + " AS c5, " + max + " AS c6, " + inc +
+              " AS c7, " + cycle + " AS c8, v.c5 AS c9, CASE WHEN " + called +
+              " THEN " + last + " END AS c10" + from;
+    }
   }
   std::string alias =
       rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;

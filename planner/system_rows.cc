@@ -536,6 +536,17 @@ void SequenceRows(const Source& s, std::vector<Row>* rows) {
     rows->push_back({Int(q.oid), Int(q.type), Int(q.cache), Text(q.counter)});
 }
 
+void SequencesViewRows(const Source& s, std::vector<Row>* rows) {
+  // Another session's temporary sequences are left out, as in PostgreSQL.
+  for (const auto& [key, q] : s.cat->sequences()) {
+    if (q.schema.rfind("pg_temp", 0) == 0 && q.schema != s.temp_schema)
+      continue;
+    rows->push_back({Text(q.schema), Text(q.name), Text(q.owner),
+                     Text(types::FormatTypeName(q.type, -1)), Int(q.type),
+                     Int(q.cache), Text(q.counter)});
+  }
+}
+
 void DependRows(const Source& s, std::vector<Row>* rows) {
   // A sequence owned by a column: 'a' for serial / OWNED BY, 'i' for
   // identity (what \d of a sequence shows as "Owned by").
