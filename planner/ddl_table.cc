@@ -682,9 +682,7 @@ ExecuteResult SessionImpl::RunTruncate(const PgQuery__TruncateStmt* stmt,
   std::vector<const catalog::Table*> tables;
   for (size_t i = 0; i < stmt->n_relations; i++) {
     const PgQuery__RangeVar* rv = stmt->relations[i]->range_var;
-    CompileContext context;
-    context.catalog = catalog_;
-    context.db = database_;
+    CompileContext context = LookupContext();
     const catalog::Table* t;
     const catalog::View* v;
     if (!QueryCompiler::LookupRelation(&context, rv, &t, &v, &error)) {
@@ -752,9 +750,7 @@ ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
   PgError error;
   if (!CheckWritable("CREATE INDEX", &error)) return Fail(error);
   if (!LoadCatalog(&error)) return Fail(error);
-  CompileContext context;
-  context.catalog = catalog_;
-  context.db = database_;
+  CompileContext context = LookupContext();
   const catalog::Table* found;
   const catalog::View* view;
   if (!QueryCompiler::LookupRelation(&context, stmt->relation, &found, &view,

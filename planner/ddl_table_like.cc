@@ -73,11 +73,7 @@ bool ColumnUsesSequence(const catalog::Table& table, const catalog::Column& c,
 
 bool SessionImpl::ExpandTableLike(const PgQuery__TableLikeClause* like,
                                   TableLikeCopy* copy, PgError* error) {
-  CompileContext context;
-  context.catalog = catalog_;
-  context.db = database_;
-  context.search_path = SearchPathSchemas(true);
-  context.temp_schema = TempSchemaName();
+  CompileContext context = LookupContext();
   const catalog::Table* table = nullptr;
   const catalog::View* view = nullptr;
   if (!QueryCompiler::LookupRelation(&context, like->relation, &table, &view,

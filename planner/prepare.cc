@@ -140,9 +140,7 @@ ExecuteResult SessionImpl::RunVacuum(const PgQuery__VacuumStmt* stmt) {
   std::vector<std::string> tables;
   for (size_t i = 0; i < stmt->n_rels; i++) {
     const PgQuery__VacuumRelation* vr = stmt->rels[i]->vacuum_relation;
-    CompileContext context;
-    context.catalog = catalog_;
-    context.db = database_;
+    CompileContext context = LookupContext();
     const catalog::Table* t;
     const catalog::View* v;
     if (!QueryCompiler::LookupRelation(&context, vr->relation, &t, &v,

@@ -238,6 +238,9 @@ class SessionImpl : public Session,
   // The catalog of the current database as of the storage snapshot.
   bool LoadCatalog(PgError* error);
   CompileContext MakeCompileContext(Plan* plan);
+  // Enough context to look relations up by name: the catalog, the
+  // database and the session's search_path (pg_temp included).
+  CompileContext LookupContext();
   bool IsTableStatement(const PgQuery__Node* node);
   bool AnalyzeTableSelect(Plan* plan, PgError* error);
   bool RunCompiledSelect(PortalImpl* portal, PgError* error);

@@ -103,13 +103,18 @@ bool SessionImpl::CollectionTable(const std::string& collection,
   return true;
 }
 
-CompileContext SessionImpl::MakeCompileContext(Plan* plan) {
+CompileContext SessionImpl::LookupContext() {
   CompileContext context;
-  context.hooks = this;
   context.catalog = catalog_;
   context.db = database_;
   context.search_path = SearchPathSchemas(true);
   context.temp_schema = TempSchemaName();
+  return context;
+}
+
+CompileContext SessionImpl::MakeCompileContext(Plan* plan) {
+  CompileContext context = LookupContext();
+  context.hooks = this;
   context.param_types = plan->simple ? nullptr : &plan->param_types;
   context.cluster = [this](std::vector<ClusterRole>* roles,
                            std::vector<ClusterDatabase>* databases) {
