@@ -65,8 +65,12 @@ class RowColumnsScope : public ExprScope {
     auto e = std::make_unique<Expr>();
     e->kind = Expr::Kind::kParam;
     e->param = index;
-    e->type = table_.columns[index].type;
+    // A domain column reads as its base type, as in the row checks of
+    // INSERT and UPDATE (RowScope).
     e->typmod = table_.columns[index].typmod;
+    e->type = user_types::BaseType(table_.columns[index].type, &e->typmod);
+    if (e->type != table_.columns[index].type)
+      e->domain = table_.columns[index].type;
     e->location = ref->location;
     *out = std::move(e);
     return true;
