@@ -404,8 +404,8 @@ ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt* stmt) {
       continue;
     }
     const PgQuery__RangeVar* r = o->range_var;
-    std::string schema =
-        r->schemaname && *r->schemaname ? r->schemaname : "public";
+    // An unqualified name is found through the search_path.
+    std::string schema = LookupSchema(r->schemaname, r->relname);
     std::string name = r->relname;
     if (!catalog_->FindSchema(schema))
       return Fail(Err("3F000", "schema \"" + schema + "\" does not exist"));
@@ -415,14 +415,16 @@ ExecuteResult SessionImpl::RunGrant(const PgQuery__GrantStmt* stmt) {
     if (kind == "sequence" && !is_seq) {
       if (is_rel)
         return Fail(Err("42809", "\"" + name + "\" is not a sequence"));
-      return Fail(Err("42P01", "relation \"" +
-                                   (r->schemaname ? schema + "." : "") + name +
-                                   "\" does not exist"));
+      return Fail(Err(
+          "42P01", "relation \"" +
+                       (r->schemaname && *r->schemaname ? schema + "." : "") +
+                       name + "\" does not exist"));
     }
     if (kind == "table" && !is_seq && !is_rel)
-      return Fail(Err("42P01", "relation \"" +
-                                   (r->schemaname ? schema + "." : "") + name +
-                                   "\" does not exist"));
+      return Fail(Err(
+          "42P01", "relation \"" +
+                       (r->schemaname && *r->schemaname ? schema + "." : "") +
+                       name + "\" does not exist"));
     targets.push_back({is_seq ? "sequence" : "table", schema, name});
   }
 
