@@ -10,6 +10,7 @@
 #include "planner/expr_internal.h"
 #include "planner/session_impl.h"
 #include "planner/session_util.h"
+#include "planner/svalue.h"
 #include "planner/system_catalog_internal.h"
 
 namespace kova::planner {
@@ -655,13 +656,9 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
     target.schema = schema;
     target.name = name;
     ExecuteResult r = RunInternal(system_catalog::IndexDefinition(target, x));
-    if (r.ok && !x.comment.empty()) {
-      std::string literal = "'";
-      for (char ch : x.comment)
-        literal += ch == '\'' ? "''" : std::string(1, ch);
+    if (r.ok && !x.comment.empty())
       r = RunInternal("COMMENT ON INDEX " + QuoteQualified(schema, x.name) +
-                      " IS " + literal + "'");
-    }
+                      " IS " + SqlQuoteLiteral(x.comment));
     if (!r.ok) return r;
   }
   if (on_commit) {
