@@ -173,6 +173,8 @@ void ReadTable(const bson_t* doc, Table* t) {
             x.nulls_not_distinct = bson_iter_as_bool(f);
           else if (!strcmp(k, "method"))
             x.method = GetString(f);
+          else if (!strcmp(k, "expressions"))
+            x.expressions = GetStrings(f);
         });
         t->indexes.push_back(std::move(x));
       });
@@ -546,6 +548,7 @@ Status Catalog::PutTable(docstore::Session* session, std::string_view db,
     if (x.nulls_not_distinct)
       bson_append_bool(&one, "nulls_not_distinct", -1, true);
     if (!x.method.empty()) PutString(&one, "method", x.method);
+    if (!x.expressions.empty()) PutStrings(&one, "expressions", x.expressions);
     bson_append_document_end(&idx, &one);
   }
   bson_append_array_end(&doc, &idx);

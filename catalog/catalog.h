@@ -58,6 +58,14 @@ struct Index {
   uint32_t oid = 0;
   bool unique = false;
   std::vector<std::string> columns;
+  // Per key (parallel to columns, or empty when every key is a column): the
+  // text of an expression key (CREATE INDEX ON t (lower(email))), whose
+  // entry in `columns` is then empty.
+  std::vector<std::string> expressions;
+  const std::string& expression(size_t i) const {
+    static const std::string kNone;
+    return i < expressions.size() ? expressions[i] : kNone;
+  }
   // Per column, PostgreSQL's pg_index.indoption bits (kIndexDesc,
   // kIndexNullsFirst); empty when every column is ASC NULLS LAST.
   std::vector<int16_t> options;

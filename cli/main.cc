@@ -298,6 +298,9 @@ int main(int argc, char** argv) {
   // (a third of a COPY's time). Past 4 MiB it still spills, in pieces
   // (see the kova VFS's Write).
   sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, 4 << 20);
+  // Expression indexes call kova_index_key: every connection needs it,
+  // those of document commands included.
+  kova::planner::InstallSqliteExtensions();
   // Freed memory stays in the process for the next statement or session:
   // glibc otherwise gives a session's SQLite page cache (64 MB during a
   // COPY) back to the kernel and the next one faults every page in again,

@@ -160,6 +160,7 @@ Status Session::AdoptIndex(std::string_view db, std::string_view collection,
     // the other way round needs the partial index built.
     if (!found || found->spec.name == "_id_" || !found->spec.unique ||
         !spec.unique || found->spec.keys != spec.keys ||
+        found->spec.expressions != spec.expressions ||
         found->spec.nulls_distinct || !spec.nulls_distinct)
       return Status::OK();
     std::string ns = meta->ns;

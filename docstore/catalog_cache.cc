@@ -74,6 +74,11 @@ std::string KeyExpr(std::string_view path) {
   return "kova_key(doc, " + QuoteLiteral(path) + ")";
 }
 
+std::string IndexKeySql(const IndexSpec& spec, size_t i) {
+  const std::string& expression = spec.expression(i);
+  return expression.empty() ? KeyExpr(spec.keys[i].first) : expression;
+}
+
 std::string IndexName(const IndexSpec& spec) {
   if (!spec.name.empty()) return spec.name;
   std::string name;
@@ -310,9 +315,28 @@ Status SessionImpl::LookupCollection(const std::string& ns,
               sqlite3_column_bytes(raw, 1))) {
         bson_iter_t k;
         bson_iter_init(&k, &keys);
-        while (bson_iter_next(&k))
-          index.spec.keys.emplace_back(bson_iter_key(&k),
-                                       bson_iter_as_int64(&k));
+        while (bson_iter_next(&k)) {
+          // An expression key: {dir: 1|-1, sql: "..."}.
+          bson_iter_t part;
+          std::string expression;
+          int64_t dir = 1;
+          if (BSON_ITER_HOLDS_DOCUMENT(&k) && bson_iter_recurse(&k, &part)) {
+            while (bson_iter_next(&part)) {
+              if (!strcmp(bson_iter_key(&part), "dir"))
+                dir = bson_iter_as_int64(&part);
+              else if (!strcmp(bson_iter_key(&part), "sql") &&
+                       BSON_ITER_HOLDS_UTF8(&part))
+                expression = bson_iter_utf8(&part, nullptr);
+            }
+          } else {
+            dir = bson_iter_as_int64(&k);
+          }
+          if (!expression.empty()) {
+            index.spec.expressions.resize(index.spec.keys.size());
+            index.spec.expressions.push_back(expression);
+          }
+          index.spec.keys.emplace_back(bson_iter_key(&k), dir);
+        }
       }
       index.spec.unique = sqlite3_column_int(raw, 2) != 0;
       index.sqlite_name =
@@ -443,8 +467,14 @@ Status SessionImpl::CreateIndexLocked(const CollectionMeta& meta,
   if (spec.keys.empty()) {
     return Status::Error(Code::kBadValue, "an index needs at least one key");
   }
-  for (const auto& [field, dir] : spec.keys) {
-    if (field.empty() || field[0] == '$' || (dir != 1 && dir != -1)) {
+  if (spec.expressions.size() > spec.keys.size())
+    return Status::Error(Code::kBadValue, "more index expressions than keys");
+  for (size_t i = 0; i < spec.keys.size(); i++) {
+    const auto& [field, dir] = spec.keys[i];
+    // Expression keys are labelled "$...", which no field name can be.
+    bool expression = !spec.expression(i).empty();
+    if (field.empty() || (field[0] == '$') != expression ||
+        (dir != 1 && dir != -1)) {
       return Status::Error(Code::kBadValue, "invalid index key {" + field +
                                                 ": " + std::to_string(dir) +
                                                 "}; use 1 or -1");
@@ -452,7 +482,9 @@ Status SessionImpl::CreateIndexLocked(const CollectionMeta& meta,
   }
   std::string name = IndexName(spec);
   for (const auto& index : meta.indexes) {
-    if (index.spec.keys == spec.keys && index.spec.unique == spec.unique &&
+    if (index.spec.keys == spec.keys &&
+        index.spec.expressions == spec.expressions &&
+        index.spec.unique == spec.unique &&
         index.spec.nulls_distinct == spec.nulls_distinct) {
       // Same index again: nothing to do, as MongoDB.
       if (created) *created = false;
@@ -479,8 +511,16 @@ Status SessionImpl::CreateIndexLocked(const CollectionMeta& meta,
   for (size_t i = 0; i < spec.keys.size(); i++) {
     const auto& [field, dir] = spec.keys[i];
     if (i) sql += ", ";
-    sql += KeyExpr(field) + (dir == 1 ? " ASC" : " DESC");
-    bson_append_int32(&keys, field.c_str(), -1, dir);
+    sql += IndexKeySql(spec, i) + (dir == 1 ? " ASC" : " DESC");
+    if (spec.expression(i).empty()) {
+      bson_append_int32(&keys, field.c_str(), -1, dir);
+    } else {
+      bson_t part;
+      bson_append_document_begin(&keys, field.c_str(), -1, &part);
+      bson_append_int32(&part, "dir", 3, dir);
+      bson_append_utf8(&part, "sql", 3, spec.expression(i).c_str(), -1);
+      bson_append_document_end(&keys, &part);
+    }
   }
   sql += ")";
   s = UseLargeCache();
@@ -494,7 +534,7 @@ Status SessionImpl::CreateIndexLocked(const CollectionMeta& meta,
                             "(";
     std::string where;
     for (size_t i = 0; i < spec.keys.size(); i++) {
-      std::string key = KeyExpr(spec.keys[i].first);
+      std::string key = IndexKeySql(spec, i);
       if (i) {
         nulls_sql += ", ";
         where += " OR ";

@@ -114,6 +114,16 @@ struct IndexSpec {
   // MongoDB; with nulls_distinct (PostgreSQL's default for UNIQUE) any
   // number of rows may hold null.
   bool nulls_distinct = false;
+  // Per key, empty or an SQL expression over the row's `doc` column that
+  // SQLite indexes instead of the field's key (a SQL expression index; its
+  // key name is then a label starting with '$'). Empty: no expression keys.
+  // The functions it calls must be registered on every connection that
+  // writes the collection.
+  std::vector<std::string> expressions;
+  const std::string& expression(size_t i) const {
+    static const std::string kNone;
+    return i < expressions.size() ? expressions[i] : kNone;
+  }
 };
 
 struct CollectionOptions {

@@ -158,6 +158,8 @@ std::string TableName(std::string_view ns);
 std::string IndexName(const IndexSpec& spec);
 // The SQL expression of a field's key, the same in indexes and queries.
 std::string KeyExpr(std::string_view path);
+// The SQL of an index's key i: its expression, or the field's KeyExpr.
+std::string IndexKeySql(const IndexSpec& spec, size_t i);
 // The partial unique index that makes null one value (see CreateIndexLocked).
 inline constexpr const char* kNullsSuffix = "#nulls";
 // Named after the (quoted) SQLite name of the index it completes.

@@ -155,11 +155,16 @@ Status SessionImpl::CollidingIndexes(const CollectionMeta& meta,
     if (x.spec.keys.size() == 1 && x.spec.keys[0].first == "_id") continue;
     // The same key expressions as the index, so SQLite looks them up in it.
     std::string sql = "SELECT 1 FROM " + meta.table + " WHERE rid <> ?2";
-    for (const auto& [field, dir] : x.spec.keys) {
-      std::string path = QuoteLiteral(field);
-      sql += " AND " + KeyExpr(field) +
-             (x.spec.nulls_distinct ? " = " : " IS ") + "kova_key(?1, " + path +
-             ")";
+    for (size_t i = 0; i < x.spec.keys.size(); i++) {
+      const std::string& field = x.spec.keys[i].first;
+      // An expression key over the new document: the expression evaluated
+      // in a subquery whose `doc` is ?1.
+      std::string probe =
+          x.spec.expression(i).empty()
+              ? "kova_key(?1, " + QuoteLiteral(field) + ")"
+              : "(SELECT " + x.spec.expression(i) + " FROM (SELECT ?1 AS doc))";
+      sql += " AND " + IndexKeySql(x.spec, i) +
+             (x.spec.nulls_distinct ? " = " : " IS ") + probe;
     }
     sqlite3_stmt* raw;
     Status s = Prepare(sql + " LIMIT 1", &raw);

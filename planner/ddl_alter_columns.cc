@@ -395,11 +395,18 @@ bool AlterRunner::DropColumn(const PgQuery__AlterTableCmd* cmd,
         !Store(storage()->DropIndex(db(), table_.collection, spec.name), error))
       return false;
   }
+  // Expression indexes over the column go with it, as in PostgreSQL.
+  std::vector<std::string> expression_indexes;
+  if (!DropExpressionIndexesUsing(cname, &expression_indexes, error))
+    return false;
   table_.indexes.erase(
       std::remove_if(table_.indexes.begin(), table_.indexes.end(),
                      [&](const catalog::Index& x) {
                        return std::find(x.columns.begin(), x.columns.end(),
-                                        cname) != x.columns.end();
+                                        cname) != x.columns.end() ||
+                              std::find(expression_indexes.begin(),
+                                        expression_indexes.end(),
+                                        x.name) != expression_indexes.end();
                      }),
       table_.indexes.end());
   // The documents lose the field.
@@ -607,6 +614,11 @@ bool AlterRunner::AlterColumnType(const PgQuery__AlterTableCmd* cmd,
       return false;
     converted.emplace_back(row.rid, v);
   }
+  // Expression indexes over the column are analysed again for its new type
+  // (PostgreSQL rebuilds them; an expression the type no longer takes fails).
+  std::vector<std::string> expression_indexes;
+  if (!DropExpressionIndexesUsing(cname, &expression_indexes, error))
+    return false;
   for (size_t i = 0; i < rows.size(); i++) {
     const Value& v = converted[i].second;
     std::optional<SValue> sv;
@@ -621,6 +633,7 @@ bool AlterRunner::AlterColumnType(const PgQuery__AlterTableCmd* cmd,
     if (!ok) return false;
   }
   table_.columns[index] = new_col;
+  if (!CreateExpressionIndexes(expression_indexes, error)) return false;
   // An identity sequence takes the column's type (a serial's keeps its own).
   if (old_col.identity && !old_col.sequence.empty() &&
       old_col.type != new_col.type) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -165,6 +166,14 @@ class AlterRunner {
   // Docstore indexes that only an autoincrement field needed give way to a
   // constraint index that now covers the field.
   bool DropRedundantFieldIndexes(PgError* error);
+  // Expression indexes of table_ that read `column`: their store indexes
+  // are dropped (before the documents change) and their names returned.
+  bool DropExpressionIndexesUsing(const std::string& column,
+                                  std::vector<std::string>* names,
+                                  PgError* error);
+  // Builds those store indexes again over table_ as it is now.
+  bool CreateExpressionIndexes(const std::vector<std::string>& names,
+                               PgError* error);
   bool ValidateCheck(const catalog::Constraint& c, PgError* error);
   bool ValidateForeignKey(const catalog::Constraint& c,
                           const catalog::Table& target, PgError* error);
@@ -202,6 +211,10 @@ class AlterRunner {
   SessionImpl* session_;
   ResultSink* sink_;
   catalog::Table table_;
+  // pg_get_indexdef of the expression indexes DropExpressionIndexesUsing
+  // dropped, as they were: PostgreSQL re-parses that text to rebuild them,
+  // so an error's position is in it.
+  std::map<std::string, std::string> dropped_index_definitions_;
 };
 
 }  // namespace kova::planner

@@ -618,6 +618,10 @@ ExecuteResult AlterRunner::RenameColumn(const PgQuery__RenameStmt* stmt) {
       if (field == from) field = to;
     rebuild.push_back(moved);
   }
+  // Expression indexes over the column are built again under its new name.
+  std::vector<std::string> expression_indexes;
+  if (!DropExpressionIndexesUsing(from, &expression_indexes, &error))
+    return Fail(error);
   std::vector<StoredRow> rows;
   if (!ReadRows(table_, &rows, &error)) return Fail(error);
   for (const auto& row : rows) {
@@ -690,9 +694,13 @@ ExecuteResult AlterRunner::RenameColumn(const PgQuery__RenameStmt* stmt) {
       for (auto& x : c.ref_columns)
         if (x == from) x = to;
   }
-  for (auto& x : table_.indexes)
+  for (auto& x : table_.indexes) {
     for (auto& c : x.columns)
       if (c == from) c = to;
+    for (auto& text : x.expressions)
+      if (!text.empty()) text = RenameExpressionColumn(text, from, to);
+  }
+  if (!CreateExpressionIndexes(expression_indexes, &error)) return Fail(error);
   auto comment = table_.column_comments.find(from);
   if (comment != table_.column_comments.end()) {
     table_.column_comments[to] = comment->second;

@@ -9,8 +9,10 @@
 #include "planner/ddl_alter_internal.h"
 #include "planner/dml.h"
 #include "planner/expr_internal.h"
+#include "planner/index_expr.h"
 #include "planner/session_util.h"
 #include "planner/svalue.h"
+#include "planner/system_catalog_internal.h"
 #include "planner/types_array.h"
 #include "planner/user_types.h"
 
@@ -302,6 +304,55 @@ bool AlterRunner::UnlinkCounter(catalog::Column* col, bool drop_counter,
       return false;
   }
   col->counter.clear();
+  return true;
+}
+
+bool AlterRunner::DropExpressionIndexesUsing(const std::string& column,
+                                             std::vector<std::string>* names,
+                                             PgError* error) {
+  for (const auto& x : table_.indexes) {
+    bool uses = false;
+    for (const auto& text : x.expressions)
+      uses |= !text.empty() && IndexExpressionUses(text, column);
+    if (!uses) continue;
+    if (!Store(storage()->DropIndex(db(), table_.collection, x.name), error))
+      return false;
+    names->push_back(x.name);
+    dropped_index_definitions_[x.name] =
+        system_catalog::IndexDefinition(table_, x);
+  }
+  return true;
+}
+
+bool AlterRunner::CreateExpressionIndexes(const std::vector<std::string>& names,
+                                          PgError* error) {
+  for (const auto& x : table_.indexes) {
+    if (std::find(names.begin(), names.end(), x.name) == names.end()) continue;
+    docstore::IndexSpec spec;
+    if (!StorageIndexSpec(session_, table_, x, &spec, error)) {
+      // The position within the old definition, as PostgreSQL reports it
+      // (the stored text was parsed behind "SELECT ").
+      const std::string& def = dropped_index_definitions_[x.name];
+      size_t key = std::string::npos;
+      for (size_t i = 0; i < x.columns.size() && error->position > 7; i++) {
+        if (x.expression(i).empty()) continue;
+        key = def.find(x.expression(i));
+        if (key != std::string::npos) break;
+      }
+      error->position = key == std::string::npos
+                            ? 0
+                            : static_cast<int>(key) + error->position - 7;
+      return false;
+    }
+    docstore::Status s = storage()->CreateIndex(db(), table_.collection, spec);
+    if (s.code() == docstore::Code::kDuplicateKey) {
+      // A new type can make keys equal (PostgreSQL rebuilds the index).
+      *error = Err("23505", "could not create unique index \"" + x.name + "\"");
+      error->detail = "Key is duplicated.";
+      return false;
+    }
+    if (!Store(s, error)) return false;
+  }
   return true;
 }
 

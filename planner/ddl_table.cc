@@ -8,6 +8,7 @@
 #include "planner/ddl_alter_internal.h"
 #include "planner/dml.h"
 #include "planner/expr_internal.h"
+#include "planner/index_expr.h"
 #include "planner/session_impl.h"
 #include "planner/session_util.h"
 #include "planner/svalue.h"
@@ -648,8 +649,11 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
   // builds them, under PostgreSQL's names for them (table_columns_idx).
   for (catalog::Index& x : like.indexes) {
     std::string joined;
-    for (const auto& cname : x.columns)
-      joined += (joined.empty() ? "" : "_") + cname;
+    for (size_t i = 0; i < x.columns.size(); i++)
+      joined += (joined.empty() ? "" : "_") +
+                (x.expression(i).empty()
+                     ? x.columns[i]
+                     : IndexExpressionNameOfText(x.expression(i)));
     x.name = ChooseName(*catalog_, schema, name, joined, "idx", taken);
     taken.push_back(x.name);
     catalog::Table target;
@@ -774,17 +778,44 @@ ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
   x.nulls_not_distinct = stmt->nulls_not_distinct;
   if (method == "hash") x.method = method;
   docstore::IndexSpec spec;
+  // Per key: its analysed expression (empty for a column key).
+  std::vector<IndexExpression> key_exprs(stmt->n_index_params);
+  std::vector<std::string> name_parts;
   for (size_t i = 0; i < stmt->n_index_params; i++) {
     const PgQuery__IndexElem* ie = stmt->index_params[i]->index_elem;
-    if (!ie->name || !*ie->name)
-      return Fail(Err("0A000", "indexes on expressions are not supported yet" +
-                                   what + " (" + sql::DeparseExpr(ie->expr) +
-                                   ")"));
-    if (!table.FindColumn(ie->name))
-      return Fail(Err(
-          "42703", "column \"" + std::string(ie->name) + "\" does not exist"));
-    x.columns.push_back(ie->name);
     bool desc = ie->ordering == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+    std::string column = ie->name ? ie->name : "";
+    if (column.empty()) {
+      if (!AnalyzeIndexExpression(this, table, ie->expr, &key_exprs[i], &column,
+                                  &error))
+        return Fail(error);
+    } else if (!table.FindColumn(column)) {
+      return Fail(Err("42703", "column \"" + column + "\" does not exist"));
+    }
+    std::string part = column;
+    if (column.empty()) {
+      // An expression key: the docstore indexes kova_index_key over the
+      // document; its key is labelled "$<n>:<text>" (no field starts so).
+      std::string text = sql::DeparseExpr(ie->expr);
+      x.expressions.resize(i);
+      x.expressions.push_back(text);
+      spec.expressions.resize(i);
+      spec.expressions.push_back(IndexKeySql(key_exprs[i], text));
+      spec.keys.emplace_back(ExpressionKeyLabel(i, key_exprs[i], text),
+                             desc ? -1 : 1);
+      part = IndexExpressionName(ie->expr);
+    } else {
+      spec.keys.emplace_back(column, desc ? -1 : 1);
+    }
+    x.columns.push_back(column);
+    // Index column names are unique: "expr", "expr1", ... (PostgreSQL's
+    // ChooseIndexColumnNames).
+    std::string unique_part = part;
+    for (int n = 1; std::find(name_parts.begin(), name_parts.end(),
+                              unique_part) != name_parts.end();
+         n++)
+      unique_part = part + std::to_string(n);
+    name_parts.push_back(unique_part);
     // NULLS FIRST is the default of DESC, as in PostgreSQL.
     bool nulls_first =
         ie->nulls_ordering == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST ||
@@ -793,14 +824,14 @@ ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
     x.options.push_back(
         static_cast<int16_t>((desc ? catalog::kIndexDesc : 0) |
                              (nulls_first ? catalog::kIndexNullsFirst : 0)));
-    spec.keys.emplace_back(ie->name, desc ? -1 : 1);
   }
+  if (!x.expressions.empty()) x.expressions.resize(x.columns.size());
   // All ASC NULLS LAST: nothing to keep.
   if (std::all_of(x.options.begin(), x.options.end(),
                   [](int16_t o) { return o == 0; }))
     x.options.clear();
   std::string joined;
-  for (const auto& c : x.columns) joined += (joined.empty() ? "" : "_") + c;
+  for (const auto& c : name_parts) joined += (joined.empty() ? "" : "_") + c;
   x.name =
       stmt->idxname && *stmt->idxname
           ? stmt->idxname
@@ -830,7 +861,8 @@ ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
       if (CollectionTable(table.collection, &tbl, &error)) {
         for (size_t i = 0; i < x.columns.size(); i++) {
           const catalog::Column* c = table.FindColumn(x.columns[i]);
-          group += (i ? ", " : "") + ColumnSql("k", x.columns[i], c->type);
+          group += (i ? ", " : "") + (c ? ColumnSql("k", x.columns[i], c->type)
+                                        : spec.expressions[i]);
         }
         std::string sql = "SELECT " + group + " FROM " + tbl +
                           " AS k GROUP BY " + group +
@@ -842,9 +874,13 @@ ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
             const catalog::Column* c = table.FindColumn(x.columns[i]);
             Value v;
             PgError ignored;
-            FromSValue(c->type, ReadColumn(q, static_cast<int>(i)),
+            FromSValue(c ? c->type : key_exprs[i].expr->type,
+                       ReadColumn(q, static_cast<int>(i)),
                        settings_.type_context(), &v, &ignored);
-            names += (i ? ", " : "") + x.columns[i];
+            names += (i ? ", " : "") +
+                     (c ? x.columns[i]
+                        : IndexColumnText(key_exprs[i], x.expressions[i],
+                                          /*pretty=*/true));
             values += (i ? ", " : "") + (v ? *v : std::string("null"));
           }
           e.detail = "Key (" + names + ")=(" + values + ") is duplicated.";

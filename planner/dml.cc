@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "planner/expr_internal.h"
+#include "planner/index_expr.h"
 #include "planner/session_impl.h"
 #include "planner/session_util.h"
 #include "planner/types_array.h"
@@ -762,30 +763,40 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
           return false;
         }
       } else {
+        // Keys as "c:<column>" or "e:<expression as pg_get_indexdef>".
         std::vector<std::string> cols;
         for (size_t i = 0; i < oc->infer->n_index_elems; i++) {
           const PgQuery__IndexElem* ie = oc->infer->index_elems[i]->index_elem;
-          if (!ie->name) {
-            *error = Err("0A000",
-                         "ON CONFLICT on expressions is not "
-                         "supported yet");
+          std::string column = ie->name ? ie->name : "";
+          if (column.empty()) {
+            IndexExpression key;
+            if (!AnalyzeIndexExpression(this, table, ie->expr, &key, &column,
+                                        error))
+              return false;
+            if (column.empty()) {
+              std::string text = sql::DeparseExpr(ie->expr);
+              cols.push_back("e:" + IndexColumnText(key, text, false));
+              continue;
+            }
+          }
+          if (table.ColumnIndex(column) < 0) {
+            *error = Err("42703", "column \"" + column + "\" does not exist",
+                         oc->infer->location);
             return false;
           }
-          if (table.ColumnIndex(ie->name) < 0) {
-            *error =
-                Err("42703",
-                    "column \"" + std::string(ie->name) + "\" does not exist",
-                    oc->infer->location);
-            return false;
-          }
-          cols.push_back(ie->name);
+          cols.push_back("c:" + column);
         }
         for (const auto& x : table.indexes) {
           if (!x.unique || x.columns.size() != cols.size()) continue;
+          std::vector<std::string> keys;
+          for (size_t i = 0; i < x.columns.size(); i++)
+            keys.push_back(
+                x.expression(i).empty()
+                    ? "c:" + x.columns[i]
+                    : "e:" + IndexColumnText(table, x.expression(i), false));
           bool same = true;
           for (const auto& c : cols)
-            same = same && std::find(x.columns.begin(), x.columns.end(), c) !=
-                               x.columns.end();
+            same = same && std::find(keys.begin(), keys.end(), c) != keys.end();
           if (same) dml->conflict_index = x.name;
         }
         if (dml->conflict_index.empty()) {

@@ -9,6 +9,7 @@
 #include "planner/dml.h"
 #include "planner/domains.h"
 #include "planner/expr_internal.h"
+#include "planner/index_expr.h"
 #include "planner/session_impl.h"
 #include "planner/session_util.h"
 
@@ -432,6 +433,19 @@ class DmlRunner {
           cols += ", ";
           vals += ", ";
         }
+        if (!x->expression(i).empty()) {
+          // An expression key: its text and its value over the row.
+          IndexExpression key;
+          Value v;
+          PgError ignored;
+          bool ok = AnalyzeIndexExpressionText(s_, table, x->expression(i),
+                                               &key, &ignored) &&
+                    EvaluateIndexExpression(key, table, row, s_, &v, &ignored);
+          cols += ok ? IndexColumnText(key, x->expression(i), /*pretty=*/true)
+                     : "(" + x->expression(i) + ")";
+          vals += v ? *v : "null";
+          continue;
+        }
         cols += x->columns[i];
         std::string v = c >= 0 && row[c] ? *row[c] : "null";
         if (c >= 0 && !row[c]) {
@@ -489,7 +503,23 @@ class DmlRunner {
       return false;
     std::string sql = "SELECT rid, doc FROM " + tbl + " AS t WHERE 1";
     std::vector<SValue> keys;
-    for (const auto& c : x->columns) {
+    for (size_t i = 0; i < x->columns.size(); i++) {
+      const std::string& c = x->columns[i];
+      if (!x->expression(i).empty()) {
+        // The row whose key expression has the proposed row's value, found
+        // through the index's own SQL.
+        IndexExpression key;
+        Value v;
+        SValue sv;
+        if (!AnalyzeIndexExpressionText(s_, table, x->expression(i), &key,
+                                        error) ||
+            !EvaluateIndexExpression(key, table, proposed, s_, &v, error) ||
+            !ToSValue(key.expr->type, v, context, &sv, error))
+          return false;
+        sql += " AND " + IndexKeySql(key, x->expression(i)) + " = ?";
+        keys.push_back(sv);
+        continue;
+      }
       int idx = table.ColumnIndex(c);
       SValue sv;
       if (!ToSValue(table.columns[idx].type, proposed[idx], context, &sv,
@@ -670,8 +700,17 @@ class DmlRunner {
     std::string key;
     for (const auto& x : table.indexes) {
       if (x.name != dml.conflict_index) continue;
-      for (const auto& c : x.columns) {
-        const Value& v = row[table.ColumnIndex(c)];
+      for (size_t i = 0; i < x.columns.size(); i++) {
+        Value v;
+        if (x.expression(i).empty()) {
+          v = row[table.ColumnIndex(x.columns[i])];
+        } else {
+          IndexExpression e;
+          PgError ignored;
+          if (AnalyzeIndexExpressionText(s_, table, x.expression(i), &e,
+                                         &ignored))
+            EvaluateIndexExpression(e, table, row, s_, &v, &ignored);
+        }
         key += v ? "v" + *v : "n";
         key.push_back('\0');
       }

@@ -37,6 +37,7 @@ class EngineImpl : public Engine {
       : store_(store), options_(std::move(options)) {}
 
   bool Init(std::string* error) {
+    InstallSqliteExtensions();
     docstore::Status s = store_->NewSession(&admin_);
     if (!s.ok()) {
       *error = s.message();

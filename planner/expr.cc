@@ -753,8 +753,6 @@ bool SettingDependentText(uint32_t type) {
          type == oid::kFloat4 || type == oid::kFloat8;
 }
 
-namespace {
-
 bool SettingDependentCast(uint32_t from, uint32_t to) {
   if (from == to) return false;
   auto datetime = [](uint32_t t) {
@@ -768,8 +766,6 @@ bool SettingDependentCast(uint32_t from, uint32_t to) {
   if (from == oid::kTimestamptz || to == oid::kTimestamptz) return true;
   return (datetime(from) && string(to)) || (string(from) && datetime(to));
 }
-
-}  // namespace
 
 bool Analyzer::AnalyzeCastTo(const PgQuery__TypeCast* c, uint32_t type,
                              int32_t typmod, std::unique_ptr<Expr>* out,

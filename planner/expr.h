@@ -82,6 +82,9 @@ struct Expr {
 
 // Whether a type's text depends on the settings (see value_context).
 bool SettingDependentText(uint32_t type);
+// Whether a cast reads TimeZone, DateStyle or IntervalStyle (PostgreSQL
+// marks it stable, not immutable).
+bool SettingDependentCast(uint32_t from, uint32_t to);
 // Whether two sets of settings write values the same way.
 bool SameTypeSettings(const types::TypeContext& a, const types::TypeContext& b);
 // `text`, a value of `type` written under `from`, written under `to`.

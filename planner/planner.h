@@ -235,4 +235,10 @@ class Session {
 // iterations), as CREATE ROLE ... PASSWORD stores it.
 std::string MakeScramVerifier(std::string_view password);
 
+// Registers, on every SQLite connection the process opens from now on, the
+// functions and collations stored data depends on (expression index keys
+// and the value collations they use). Call before opening a store whose
+// collections a session may write.
+void InstallSqliteExtensions();
+
 }  // namespace kova::planner

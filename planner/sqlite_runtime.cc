@@ -6,10 +6,12 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <mutex>
 
 #include "planner/aggregate_order.h"
 #include "planner/decimal.h"
 #include "planner/expr_internal.h"
+#include "planner/index_expr.h"
 #include "planner/query.h"
 #include "planner/types_array.h"
 #include "planner/types_datetime.h"
@@ -477,6 +479,46 @@ int ArrayCollation(void* arg, int la, const void* a, int lb, const void* b) {
 
 }  // namespace
 
+int RegisterStorageFunctions(sqlite3* db) {
+  int rc = sqlite3_create_collation(db, "kova_numeric", SQLITE_UTF8, nullptr,
+                                    NumericCollation);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_collation(db, "kova_interval", SQLITE_UTF8, nullptr,
+                                  IntervalCollation);
+  for (uint32_t element : ArrayElementTypes()) {
+    if (rc != SQLITE_OK) break;
+    uint32_t type = types::LookupType(element)->array_oid;
+    rc = sqlite3_create_collation(
+        db, CollationOf(type), SQLITE_UTF8,
+        reinterpret_cast<void*>(static_cast<uintptr_t>(type)), ArrayCollation);
+  }
+  if (rc == SQLITE_OK) rc = RegisterIndexKeyFunction(db);
+  return rc;
+}
+
+bool HasStorageFunctions(sqlite3* db) {
+  sqlite3_stmt* probe = nullptr;
+  int rc = sqlite3_prepare_v2(db, "SELECT kova_index_key(NULL, NULL)", -1,
+                              &probe, nullptr);
+  sqlite3_finalize(probe);
+  return rc == SQLITE_OK;
+}
+
+namespace {
+int StorageExtensionEntry(sqlite3* db, const char**,
+                          const sqlite3_api_routines*) {
+  return RegisterStorageFunctions(db);
+}
+}  // namespace
+
+void InstallSqliteExtensions() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    sqlite3_auto_extension(
+        reinterpret_cast<void (*)()>(&StorageExtensionEntry));
+  });
+}
+
 bool SqlRuntime::Attach(sqlite3* db, PgError* error) {
   if (db_ == db) return true;
   db_ = db;
@@ -520,19 +562,10 @@ bool SqlRuntime::Attach(sqlite3* db, PgError* error) {
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(db, "kova_array_agg", -1, SQLITE_UTF8, this,
                                  nullptr, ArrayAggStep, ArrayAggFinal);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_create_collation(db, "kova_numeric", SQLITE_UTF8, nullptr,
-                                  NumericCollation);
-  if (rc == SQLITE_OK)
-    rc = sqlite3_create_collation(db, "kova_interval", SQLITE_UTF8, nullptr,
-                                  IntervalCollation);
-  for (uint32_t element : ArrayElementTypes()) {
-    if (rc != SQLITE_OK) break;
-    uint32_t type = types::LookupType(element)->array_oid;
-    rc = sqlite3_create_collation(
-        db, CollationOf(type), SQLITE_UTF8,
-        reinterpret_cast<void*>(static_cast<uintptr_t>(type)), ArrayCollation);
-  }
+  // Collations and kova_index_key are on every connection already when
+  // the process installed them as an auto extension (InstallSqliteExtensions).
+  if (rc == SQLITE_OK && !HasStorageFunctions(db))
+    rc = RegisterStorageFunctions(db);
   if (rc == SQLITE_OK) rc = user_types::RegisterCollations(db);
   if (rc != SQLITE_OK) {
     *error = Err("XX000", std::string("cannot register SQL functions: ") +

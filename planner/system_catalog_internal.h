@@ -104,7 +104,13 @@ inline char Persistence(const Source& s, const std::string& schema) {
 bool IsCounterIndex(const catalog::Table& t, const catalog::Index& x);
 // pg_get_indexdef(index) and pg_indexes.indexdef: CREATE INDEX with each
 // column's DESC / NULLS FIRST / NULLS LAST as PostgreSQL prints them.
-std::string IndexDefinition(const catalog::Table& t, const catalog::Index& x);
+// pg_get_indexdef(x) (pretty: pg_get_indexdef(x, 0, true), as psql's \d).
+std::string IndexDefinition(const catalog::Table& t, const catalog::Index& x,
+                            bool pretty = false);
+// pg_get_indexdef(x, column, pretty): one key's text (column 1-based).
+std::string IndexColumnDefinition(const catalog::Table& t,
+                                  const catalog::Index& x, size_t column,
+                                  bool pretty);
 // An index's access method ("btree", "hash") and whether its NULLs are
 // not distinct (CREATE UNIQUE INDEX ... NULLS NOT DISTINCT, or its UNIQUE
 // NULLS NOT DISTINCT constraint).

@@ -2,6 +2,7 @@
 // lookup by OID, the text helpers of its functions, and the session's
 // roles and databases (for pg_roles and pg_database).
 #include "planner/ddl.h"
+#include "planner/index_expr.h"
 #include "planner/session_impl.h"
 #include "planner/system_catalog.h"
 #include "planner/system_catalog_internal.h"
@@ -90,10 +91,19 @@ bool IndexNullsNotDistinct(const catalog::Table& t, const catalog::Index& x) {
   return false;
 }
 
-std::string IndexDefinition(const catalog::Table& t, const catalog::Index& x) {
+std::string IndexColumnDefinition(const catalog::Table& t,
+                                  const catalog::Index& x, size_t column,
+                                  bool pretty) {
+  if (column >= x.columns.size()) return "";
+  if (x.expression(column).empty()) return QuoteIdentifier(x.columns[column]);
+  return IndexColumnText(t, x.expression(column), pretty);
+}
+
+std::string IndexDefinition(const catalog::Table& t, const catalog::Index& x,
+                            bool pretty) {
   std::string cols;
   for (size_t i = 0; i < x.columns.size(); i++) {
-    cols += (i ? ", " : "") + QuoteIdentifier(x.columns[i]);
+    cols += (i ? ", " : "") + IndexColumnDefinition(t, x, i, pretty);
     int16_t option = i < x.options.size() ? x.options[i] : 0;
     if (option & catalog::kIndexDesc)
       cols += option & catalog::kIndexNullsFirst ? " DESC" : " DESC NULLS LAST";
@@ -104,7 +114,9 @@ std::string IndexDefinition(const catalog::Table& t, const catalog::Index& x) {
   for (const auto& c : t.constraints)
     if (c.name == x.constraint && c.kind == 'p') unique = true;
   return std::string("CREATE ") + (unique ? "UNIQUE " : "") + "INDEX " +
-         QuoteIdentifier(x.name) + " ON " + QuoteQualified(t.schema, t.name) +
+         QuoteIdentifier(x.name) + " ON " +
+         (pretty && t.schema == "public" ? QuoteIdentifier(t.name)
+                                         : QuoteQualified(t.schema, t.name)) +
          " USING " + IndexMethod(x) + " (" + cols + ")" +
          (IndexNullsNotDistinct(t, x) ? " NULLS NOT DISTINCT" : "");
 }

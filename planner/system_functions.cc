@@ -789,15 +789,14 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
   if (name == "pg_get_indexdef") {
     if (!found || rel.kind != 'i') return true;
     const catalog::Index& x = *rel.index;
-    int column = args.size() > 1 ? std::stoi(*args[1]) : 0;
+    int column = args.size() > 1 && args[1] ? std::stoi(*args[1]) : 0;
+    bool pretty = args.size() > 2 && args[2] && *args[2] == "t";
     if (column > 0) {
-      if (column <= static_cast<int>(x.columns.size()))
-        *out = QuoteIdentifier(x.columns[column - 1]);
-      else
-        *out = "";
+      *out = system_catalog::IndexColumnDefinition(
+          *rel.table, x, static_cast<size_t>(column - 1), pretty);
       return true;
     }
-    *out = system_catalog::IndexDefinition(*rel.table, x);
+    *out = system_catalog::IndexDefinition(*rel.table, x, pretty);
     return true;
   }
   *error = Err("0A000", "function " + name + " is not supported yet");

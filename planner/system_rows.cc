@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "planner/index_expr.h"
 #include "planner/system_catalog_internal.h"
 
 namespace kova::planner::system_catalog {
@@ -306,6 +307,18 @@ void RoleRows(const Source& s, std::vector<Row>* rows, bool authid) {
     add(r.name, r.superuser, r.login, r.name == "postgres");
 }
 
+// pg_index.indexprs: Kova keeps no node trees; the expressions' text (what
+// pg_get_expr shows for it), NULL for an index of columns only.
+std::string IndexExpressionsText(const catalog::Table& t,
+                                 const catalog::Index& x) {
+  std::string text;
+  for (size_t i = 0; i < x.columns.size(); i++)
+    if (!x.expression(i).empty())
+      text += (text.empty() ? "" : ", ") +
+              IndexColumnText(t, x.expression(i), /*pretty=*/false);
+  return text.empty() ? kNull : Text(text);
+}
+
 void IndexRows(const Source& s, std::vector<Row>* rows) {
   for (const auto& [key, t] : s.cat->tables()) {
     for (const auto& x : t.indexes) {
@@ -340,7 +353,7 @@ void IndexRows(const Source& s, std::vector<Row>* rows) {
            Bool(true),
            Bool(false),
            IntVector(AttNums(t, x.columns), false),
-           kNull,
+           IndexExpressionsText(t, x),
            kNull,
            IntVector(options, false),
            IntVector(collations, false),
@@ -422,13 +435,23 @@ void AttributeRows(const Source& s, std::vector<Row>* rows) {
           ColumnAclText(s, "table:" + t.schema + "." + t.name, t.owner,
                         c.name));
     }
-    for (const auto& x : t.indexes)
-      for (size_t i = 0; i < x.columns.size() && !IsCounterIndex(t, x); i++) {
+    for (const auto& x : t.indexes) {
+      if (IsCounterIndex(t, x)) continue;
+      std::vector<std::string> names;
+      if (!x.expressions.empty()) names = IndexColumnNames(x);
+      for (size_t i = 0; i < x.columns.size(); i++) {
         const catalog::Column* c = t.FindColumn(x.columns[i]);
+        uint32_t type;
+        int32_t typmod;
         if (c)
           add(x.oid, c->name, c->type, c->typmod, static_cast<int>(i + 1),
               false, false, 0);
+        else if (!x.expression(i).empty() &&
+                 IndexExpressionType(t, x.expression(i), &type, &typmod))
+          add(x.oid, names[i], type, typmod, static_cast<int>(i + 1), false,
+              false, 0);
       }
+    }
   }
   for (const auto& [key, v] : s.cat->views())
     for (size_t i = 0; i < v.columns.size(); i++)

@@ -283,6 +283,45 @@ TEST_F(StoreTest, ReopenSeesTheSameData) {
   EXPECT_EQ(s.code(), Code::kDuplicateKey) << s.ToString();
 }
 
+// A key that is an SQL expression over the document (what the planner's
+// expression indexes use): enforced, reported with the other colliding
+// indexes in creation order, and kept across a reopen.
+TEST_F(StoreTest, ExpressionKeysAreIndexedAndKept) {
+  MustInsert(R"({"_id": 1, "name": "Ab", "code": 1})");
+  IndexSpec spec;
+  spec.name = "upper_name";
+  spec.keys = {{"$0:upper(name)", 1}};
+  spec.expressions = {"upper(kova_key(doc, 'name'))"};
+  spec.unique = true;
+  spec.nulls_distinct = true;
+  ASSERT_TRUE(session_->CreateIndex("db", "c", spec).ok());
+  ASSERT_TRUE(CreateIndex({{"code", 1}}, true).ok());
+  // Labels of expression keys start with '$'; field keys may not.
+  IndexSpec unlabelled = spec;
+  unlabelled.name = "bad";
+  unlabelled.keys = {{"upper", 1}};
+  EXPECT_EQ(session_->CreateIndex("db", "c", unlabelled).code(),
+            Code::kBadValue);
+  Status s = Insert(R"({"_id": 2, "name": "aB", "code": 1})");
+  ASSERT_EQ(s.code(), Code::kDuplicateKey) << s.ToString();
+  EXPECT_EQ(s.index_name, "upper_name");
+  EXPECT_EQ(s.conflicting_indexes,
+            (std::vector<std::string>{"upper_name", "code_1"}));
+  MustInsert(R"({"_id": 3, "name": "cd", "code": 3})");
+  CloseStore();
+  OpenStore();
+  std::vector<IndexSpec> indexes;
+  ASSERT_TRUE(session_->ListIndexes("db", "c", &indexes).ok());
+  ASSERT_EQ(indexes.size(), 3u);
+  EXPECT_EQ(indexes[1].name, "upper_name");
+  EXPECT_EQ(indexes[1].keys, spec.keys);
+  EXPECT_EQ(indexes[1].expressions, spec.expressions);
+  s = Insert(R"({"_id": 4, "name": "CD", "code": 4})");
+  EXPECT_EQ(s.code(), Code::kDuplicateKey) << s.ToString();
+  MustInsert(R"({"_id": 5, "code": 5})");  // a null key: no collision
+  MustInsert(R"({"_id": 6, "code": 6})");
+}
+
 TEST_F(StoreTest, ListsReplaceWhatTheVectorHeld) {
   MustInsert(R"({"_id": 1})");
   ASSERT_TRUE(CreateIndex({{"a", 1}}).ok());
