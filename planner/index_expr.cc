@@ -717,9 +717,10 @@ bool AnalyzeIndexExpressionText(SessionHooks* hooks,
   return Analyze(hooks, TableColumns(table), false, node, out, error);
 }
 
-std::string IndexKeySql(const IndexExpression& e, const std::string& text) {
-  std::string sql =
-      "kova_index_key(doc, " + SqlQuoteLiteral(EncodeProgram(e, text)) + ")";
+std::string IndexKeySql(const IndexExpression& e, const std::string& text,
+                        const std::string& doc) {
+  std::string sql = "kova_index_key(" + doc + ", " +
+                    SqlQuoteLiteral(EncodeProgram(e, text)) + ")";
   const char* collation = CollationOf(e.expr->type);
   if (*collation) sql += " COLLATE " + std::string(collation);
   return sql;

@@ -40,8 +40,10 @@ bool AnalyzeIndexExpressionText(SessionHooks* hooks,
                                 const std::string& text, IndexExpression* out,
                                 PgError* error);
 
-// The SQL over the row's `doc` column that the docstore indexes for it.
-std::string IndexKeySql(const IndexExpression& e, const std::string& text);
+// The SQL over the row's `doc` column that the docstore indexes for it
+// (`doc`: how a query reads that column, "t0.doc").
+std::string IndexKeySql(const IndexExpression& e, const std::string& text,
+                        const std::string& doc = "doc");
 
 // PostgreSQL's text for an index column: pg_get_indexdef's (pretty false)
 // or psql's \d and the DETAIL of a unique violation (pretty true). `text`

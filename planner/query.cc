@@ -1278,6 +1278,10 @@ std::string QueryCompiler::Emit(const Expr& e) {
     std::string sql;
     if (EmitGrouped(e, &sql)) return sql;
   }
+  {
+    std::string sql;
+    if (EmitIndexedExpression(e, &sql)) return sql;
+  }
   switch (e.kind) {
     case Expr::Kind::kConst:
       if (!e.value) return "NULL";

@@ -363,6 +363,9 @@ class QueryCompiler : public ExprScope {
   // the translation depends on its value (a check made while compiling).
   void KeepLiteralValue(const Expr& e);
   std::string EmitFallback(const Expr& e);
+  // An expression an expression index of a FROM table keys on: the index's
+  // own key SQL, so that SQLite can use the index (query_index_expr.cc).
+  bool EmitIndexedExpression(const Expr& e, std::string* sql);
   std::string EmitOperator(const Expr& e);
   // x = ANY(array) / x <> ALL(array) as SQLite's IN / NOT IN over the
   // array's elements (an index on x can serve it); "" when the comparison
@@ -399,6 +402,10 @@ class QueryCompiler : public ExprScope {
   Compiled* out_ = nullptr;
   Analyzer analyzer_;
   std::vector<RangeEntry> entries_;
+  // Expression index keys of the tables in entries_ (EmitIndexedExpression),
+  // gathered on first use; index_keys_entries_ is how many entries it saw.
+  std::shared_ptr<void> index_keys_;
+  size_t index_keys_entries_ = 0;
   int* alias_counter_;
   int own_alias_counter_ = 0;
   const char* aggregate_context_ = nullptr;  // null: allowed

@@ -61,6 +61,9 @@ CREATE TABLE lagging (id serial PRIMARY KEY, v text);
 CREATE INDEX customers_joined_idx ON customers USING btree (joined);
 CREATE UNIQUE INDEX orders_note_idx ON sales.orders (customer_id, note);
 CREATE INDEX "MixedCase_value" ON "MixedCase" ("Value Text" DESC);
+-- Expression indexes (pg_dump writes them as pg_get_indexdef shows them).
+CREATE UNIQUE INDEX customers_lower_email ON customers (lower(email));
+CREATE INDEX orders_note_len_idx ON sales.orders ((length(note) * 2) DESC);
 CREATE VIEW sales.big_orders AS SELECT id, customer_id, total FROM sales.orders WHERE total > 10;
 CREATE VIEW customer_totals AS
   SELECT c.name, count(o.id) AS n, sum(o.total) AS total

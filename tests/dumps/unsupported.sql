@@ -10,7 +10,6 @@ BEGIN
 END $$;
 CREATE TRIGGER items_price BEFORE INSERT OR UPDATE ON items
   FOR EACH ROW EXECUTE FUNCTION item_price_check();
-CREATE INDEX items_lower_name ON items (lower(name));
 CREATE MATERIALIZED VIEW item_names AS SELECT id, name FROM items;
 CREATE TABLE notes (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body text);
 INSERT INTO items (name, price) VALUES ('kettle', 20), ('mug', 4.5);
