@@ -202,6 +202,13 @@ void VisitParseNodes(ProtobufCMessage* msg,
     fn(reinterpret_cast<PgQuery__Node*>(msg));
 }
 
+std::string CheckNameColumn(const std::string& expr_text) {
+  std::vector<std::string> refs = ExpressionColumns(expr_text);
+  for (const auto& r : refs)
+    if (r != refs[0]) return "";
+  return refs.empty() ? "" : refs[0];
+}
+
 std::vector<std::string> ExpressionColumns(const std::string& expr_text) {
   std::unique_ptr<sql::ParseTree> tree;
   const PgQuery__Node* node;
@@ -506,10 +513,7 @@ bool AlterRunner::AddConstraint(const PgQuery__Constraint* con, int column,
       c.kind = 'c';
       c.check_expr = sql::DeparseExpr(con->raw_expr);
       c.columns.clear();
-      std::vector<std::string> refs = ExpressionColumns(c.check_expr);
-      std::string first = column >= 0    ? table_.columns[column].name
-                          : refs.empty() ? ""
-                                         : refs[0];
+      std::string first = CheckNameColumn(c.check_expr);
       c.name = !given.empty() ? given : ChooseName(table_.name, first, "check");
       for (const auto& existing : table_.constraints) {
         if (existing.name == c.name) {

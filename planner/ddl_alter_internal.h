@@ -75,6 +75,10 @@ void VisitParseNodes(ProtobufCMessage* msg,
                      const std::function<void(PgQuery__Node*)>& fn);
 // The column names an expression refers to, in order of appearance.
 std::vector<std::string> ExpressionColumns(const std::string& expr_text);
+// The column a CHECK constraint's generated name carries: the one column
+// its expression reads, or "" when it reads none or several (PostgreSQL's
+// AddRelationNewConstraints), for column and table constraints alike.
+std::string CheckNameColumn(const std::string& expr_text);
 // An expression's text with every column reference `from` renamed `to`.
 std::string RenameExpressionColumn(const std::string& expr_text,
                                    const std::string& from,

@@ -462,7 +462,7 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
                     e->location));
         }
         c.check_expr = sql::DeparseExpr(con->raw_expr);
-        std::string first = column >= 0 ? table.columns[column].name : "";
+        std::string first = CheckNameColumn(c.check_expr);
         c.name =
             con->conname && *con->conname
                 ? con->conname

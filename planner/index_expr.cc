@@ -41,8 +41,11 @@ struct ColumnInfo {
 class IndexColumnsScope : public ExprScope {
  public:
   IndexColumnsScope(std::vector<ColumnInfo> available, bool fixed,
-                    IndexExpression* out)
-      : available_(std::move(available)), fixed_(fixed), out_(out) {}
+                    IndexExpression* out, bool index_rules = true)
+      : available_(std::move(available)),
+        fixed_(fixed),
+        out_(out),
+        index_rules_(index_rules) {}
 
   bool ResolveColumn(const PgQuery__ColumnRef* ref, std::unique_ptr<Expr>* out,
                      PgError* error) override {
@@ -69,7 +72,7 @@ class IndexColumnsScope : public ExprScope {
     }
     int32_t typmod = found->typmod;
     uint32_t base = user_types::BaseType(found->type, &typmod);
-    if (user_types::IsUserOid(base)) {
+    if (user_types::IsUserOid(base) && index_rules_) {
       *error = Err("0A000",
                    "index expressions over column \"" + column + "\" of type " +
                        user_types::FormatName(base) + " are not supported yet",
@@ -120,6 +123,7 @@ class IndexColumnsScope : public ExprScope {
   std::vector<ColumnInfo> available_;
   bool fixed_;
   IndexExpression* out_;
+  bool index_rules_;  // refuse what kova_index_key cannot evaluate
 };
 
 bool IsTimestamptz(const Expr& e) { return e.type == oid::kTimestamptz; }
@@ -226,11 +230,13 @@ std::vector<ColumnInfo> TableColumns(const catalog::Table& table) {
 }
 
 bool Analyze(SessionHooks* hooks, std::vector<ColumnInfo> columns, bool fixed,
-             const PgQuery__Node* node, IndexExpression* out, PgError* error) {
-  IndexColumnsScope scope(std::move(columns), fixed, out);
+             const PgQuery__Node* node, IndexExpression* out, PgError* error,
+             bool index_rules = true) {
+  IndexColumnsScope scope(std::move(columns), fixed, out, index_rules);
   Analyzer analyzer(hooks, nullptr);
   analyzer.set_scope(&scope);
   if (!analyzer.Analyze(node, &out->expr, error)) return false;
+  if (!index_rules) return true;
   if (out->expr->type == oid::kUnknown &&
       !analyzer.Coerce(&out->expr, oid::kText, -1, error))
     return false;
@@ -426,6 +432,12 @@ struct Deparser {
   const IndexExpression& e;
   bool pretty;
   bool ok = true;
+  bool in_lists = false;  // the text had IN lists (see ArrayComparison)
+  // The session's settings, for constants whose text depends on them
+  // (analysis wrote them under the default settings).
+  const types::TypeContext* display = nullptr;
+  // The session's schemas, for user type names (null: unqualified).
+  const std::vector<std::string>* search_path = nullptr;
 
   static bool StringType(uint32_t t) {
     return t == oid::kVarchar || t == oid::kBpchar;
@@ -502,8 +514,18 @@ struct Deparser {
     }
   }
 
-  static std::string TypeLabel(uint32_t type, int32_t typmod) {
+  std::string TypeLabel(uint32_t type, int32_t typmod) const {
     if (type == oid::kBpchar && typmod < 0) return "bpchar";
+    // A user type is qualified unless its schema is on the search path, as
+    // format_type does (pg_dump's empty search path qualifies them all).
+    if (user_types::IsUserOid(type) && search_path) {
+      if (const catalog::UserType* t = user_types::Find(type)) {
+        bool visible = std::find(search_path->begin(), search_path->end(),
+                                 t->schema) != search_path->end();
+        return visible ? QuoteIdentifier(t->name)
+                       : QuoteQualified(t->schema, t->name);
+      }
+    }
     return types::FormatTypeName(type, typmod);
   }
   static std::string Quote(const std::string& v) {
@@ -527,7 +549,15 @@ struct Deparser {
   // (2)::numeric, as PostgreSQL shows x * 2 over numeric x.
   std::string Const(const Expr& x) {
     if (!x.value) return "NULL";
-    const std::string& v = *x.value;
+    std::string v = *x.value;
+    if (display && SettingDependentText(x.type)) {
+      Value rewritten;
+      PgError ignored;
+      if (Rewrite(x.type, v, types::TypeContext{}, *display, &rewritten,
+                  &ignored) &&
+          rewritten)
+        v = *rewritten;
+    }
     auto cast_of_literal = [&](const std::string& lit) {
       return (pretty ? lit : "(" + lit + ")") +
              "::" + TypeLabel(x.type, x.typmod);
@@ -564,6 +594,10 @@ struct Deparser {
   // An argument of a function or operator: implicit casts shown, so a
   // varchar reaching a text parameter reads (email)::text.
   std::string Arg(const Expr& x, const Expr& parent, bool text_param = true) {
+    // A varchar literal beside a varchar: both sides are text to PostgreSQL.
+    if (text_param && x.kind == Expr::Kind::kConst && x.value &&
+        x.type == oid::kVarchar)
+      return Quote(*x.value) + "::text";
     if (text_param && StringType(x.type) && x.kind != Expr::Kind::kConst) {
       std::string inner = Paren(x, nullptr);
       return (pretty ? inner : "(" + inner + ")") + "::text";
@@ -577,6 +611,46 @@ struct Deparser {
         x.kind != Expr::Kind::kConst && x.kind != Expr::Kind::kFunction)
       return "(" + s + ")";
     return s;
+  }
+  // x IN (a, b) / x NOT IN (a, b), which Kova analyses into ORs of = /
+  // ANDs of <>, as PostgreSQL shows them: x = ANY (ARRAY[a, b]).
+  bool ArrayComparison(const Expr& x, std::string* out) {
+    const char* op = x.kind == Expr::Kind::kOr ? "=" : "<>";
+    if (x.args.size() < 2) return false;
+    std::string lhs, elems;
+    // A varchar operand: PostgreSQL compares as text, the list cast whole
+    // (ARRAY['x'::character varying])::text[].
+    bool varchar = false;
+    for (size_t i = 0; i < x.args.size(); i++) {
+      const Expr& c = *x.args[i];
+      if (c.kind != Expr::Kind::kOperator || c.name != op || c.args.size() != 2)
+        return false;
+      const Expr& left_expr = *c.args[0];
+      bool left_varchar =
+          left_expr.type == oid::kVarchar ||
+          (left_expr.kind == Expr::Kind::kCast && !left_expr.args.empty() &&
+           left_expr.args[0]->type == oid::kVarchar);
+      if (i && left_varchar != varchar) return false;
+      varchar = left_varchar;
+      bool bpchar =
+          left_expr.type == oid::kBpchar && c.args[1]->type == oid::kBpchar;
+      std::string left = Arg(left_expr, c, !bpchar);
+      if (i && left != lhs) return false;
+      lhs = left;
+      const Expr& right = *c.args[1];
+      if (varchar) {
+        if (right.kind != Expr::Kind::kConst || !right.value) return false;
+        elems += (i ? ", " : "") + Quote(*right.value) + "::character varying";
+      } else {
+        elems += (i ? ", " : "") + Text(right, true);
+      }
+    }
+    std::string array = "ARRAY[" + elems + "]";
+    if (varchar) array = (pretty ? array : "(" + array + ")") + "::text[]";
+    *out = Open() + lhs + " " + op +
+           (x.kind == Expr::Kind::kOr ? " ANY" : " ALL") + " (" + array + ")" +
+           Close();
+    return true;
   }
   std::string Open() { return pretty ? "" : "("; }
   std::string Close() { return pretty ? "" : ")"; }
@@ -634,6 +708,9 @@ struct Deparser {
       }
       case Expr::Kind::kAnd:
       case Expr::Kind::kOr: {
+        std::string any;
+        if (in_lists && ArrayComparison(x, &any)) return any;
+        if (x.args.size() == 1) return Text(*x.args[0], showimplicit);
         std::string s = Open();
         for (size_t i = 0; i < x.args.size(); i++)
           s += (i ? (x.kind == Expr::Kind::kAnd ? " AND " : " OR ") : "") +
@@ -742,6 +819,28 @@ std::string IndexColumnText(const catalog::Table& table,
   if (!AnalyzeIndexExpressionText(&hooks, table, text, &e, &ignored))
     return "(" + text + ")";
   return IndexColumnText(e, text, pretty);
+}
+
+std::string CheckExpressionText(const catalog::Table& table,
+                                const std::string& text, bool pretty,
+                                const types::TypeContext& context,
+                                const std::vector<std::string>& search_path) {
+  std::unique_ptr<sql::ParseTree> tree;
+  const PgQuery__Node* node;
+  alter_detail::ParseExpression(text, &tree, &node);
+  if (!node) return "";
+  DetachedHooks hooks;
+  IndexExpression e;
+  PgError ignored;
+  if (!Analyze(&hooks, TableColumns(table), false, node, &e, &ignored,
+               /*index_rules=*/false))
+    return "";
+  Deparser d{e, pretty};
+  d.in_lists = text.find(" IN (") != std::string::npos;
+  d.display = &context;
+  d.search_path = &search_path;
+  std::string s = d.Text(*e.expr, false);
+  return d.ok ? s : "";
 }
 
 std::string IndexExpressionName(const PgQuery__Node* node) {

@@ -55,6 +55,14 @@ std::string IndexColumnText(const IndexExpression& e, const std::string& text,
 std::string IndexColumnText(const catalog::Table& table,
                             const std::string& text, bool pretty);
 
+// PostgreSQL's text of a CHECK constraint's expression over `table`, as
+// pg_get_constraintdef shows it inside CHECK (...); "" where Kova cannot
+// rebuild it (the stored text is shown then).
+std::string CheckExpressionText(const catalog::Table& table,
+                                const std::string& text, bool pretty,
+                                const types::TypeContext& context,
+                                const std::vector<std::string>& search_path);
+
 // The name PostgreSQL derives an expression's index column name from: the
 // function's name for a call, else "expr".
 std::string IndexExpressionName(const PgQuery__Node* node);

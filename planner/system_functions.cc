@@ -8,6 +8,7 @@
 #include "planner/ddl.h"
 #include "planner/ddl_alter_internal.h"
 #include "planner/expr_internal.h"
+#include "planner/index_expr.h"
 #include "planner/session_impl.h"
 #include "planner/system_catalog.h"
 #include "planner/system_catalog_internal.h"
@@ -676,9 +677,14 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
                    (c.nulls_not_distinct ? "NULLS NOT DISTINCT " : "") + "(" +
                    list(c.columns) + ")";
             break;
-          case 'c':
-            *out = "CHECK (" + c.check_expr + ")";
+          case 'c': {
+            bool pretty = args.size() > 1 && args[1] && *args[1] == "t";
+            std::string text =
+                CheckExpressionText(t, c.check_expr, pretty, type_context(),
+                                    SchemaSearchPath(false));
+            *out = "CHECK (" + (text.empty() ? c.check_expr : text) + ")";
             break;
+          }
           case 'f': {
             std::string rs = "public", rn = c.ref_table;
             size_t dot = c.ref_table.find('.');
