@@ -1,6 +1,8 @@
 // The OIDs the pg_catalog emulation derives for Kova's objects, relation
 // lookup by OID, the text helpers of its functions, and the session's
 // roles and databases (for pg_roles and pg_database).
+#include <cctype>
+
 #include "planner/ddl.h"
 #include "planner/index_expr.h"
 #include "planner/session_impl.h"
@@ -121,7 +123,71 @@ std::string IndexDefinition(const catalog::Table& t, const catalog::Index& x,
          (IndexNullsNotDistinct(t, x) ? " NULLS NOT DISTINCT" : "");
 }
 
+namespace {
+
+// The SQL-standard value functions, which the stored text (libpg_query's
+// deparse) writes in lower case and PostgreSQL shows in upper case:
+// CURRENT_TIMESTAMP, CURRENT_DATE, CURRENT_USER, USER, ...
+std::string UpperValueFunctions(const std::string& e) {
+  static const std::pair<const char*, const char*> kNames[] = {
+      {"current_timestamp", "CURRENT_TIMESTAMP"},
+      {"current_date", "CURRENT_DATE"},
+      {"current_time", "CURRENT_TIME"},
+      {"localtimestamp", "LOCALTIMESTAMP"},
+      {"localtime", "LOCALTIME"},
+      {"current_user", "CURRENT_USER"},
+      {"current_role", "CURRENT_ROLE"},
+      {"session_user", "SESSION_USER"},
+      {"current_catalog", "CURRENT_CATALOG"},
+      {"user", "USER"},
+  };
+  auto word = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+  };
+  std::string out;
+  char quote = 0;
+  for (size_t i = 0; i < e.size();) {
+    char c = e[i];
+    if (quote) {
+      out += c;
+      if (c == quote) quote = 0;
+      i++;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+      out += c;
+      i++;
+      continue;
+    }
+    if (word(c) && (i == 0 || !word(e[i - 1]))) {
+      size_t end = i;
+      while (end < e.size() && word(e[end])) end++;
+      std::string token = e.substr(i, end - i);
+      const char* upper = nullptr;
+      for (const auto& [lower, up] : kNames)
+        if (token == lower) upper = up;
+      // Not a column or function of that name (".user", "user(").
+      bool qualified = i > 0 && e[i - 1] == '.';
+      out += upper && !qualified ? upper : token;
+      i = end;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string DefaultExpression(const catalog::Column& column) {
+  if (column.default_expr.find('_') != std::string::npos ||
+      column.default_expr.find("user") != std::string::npos ||
+      column.default_expr.find("local") != std::string::npos) {
+    std::string upper = UpperValueFunctions(column.default_expr);
+    if (upper != column.default_expr) return upper;
+  }
   const std::string& e = column.default_expr;
   // A string literal: PostgreSQL shows the constant with its type.
   if (e.size() >= 2 && e.front() == '\'' && e.back() == '\'') {

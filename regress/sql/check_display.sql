@@ -18,3 +18,8 @@ ALTER TABLE ck3 ADD CHECK (b > 0 AND b < 10);
 ALTER TABLE ck3 ADD COLUMN c int CHECK (a <> 5);
 \d ck3
 DROP TABLE ck3;
+-- SQL value functions in defaults read back in upper case
+CREATE TABLE dflt (a timestamptz DEFAULT CURRENT_TIMESTAMP, b date DEFAULT CURRENT_DATE, c text DEFAULT CURRENT_USER, d timestamp DEFAULT LOCALTIMESTAMP(2), e text DEFAULT USER, f text DEFAULT 'current_date', g timestamptz DEFAULT now());
+\d dflt
+SELECT attname, pg_get_expr(adbin, adrelid) FROM pg_attrdef JOIN pg_attribute ON attrelid = adrelid AND attnum = adnum WHERE adrelid = 'dflt'::regclass ORDER BY adnum;
+DROP TABLE dflt;
