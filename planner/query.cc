@@ -1698,8 +1698,11 @@ bool QueryCompiler::AddWithClause(const PgQuery__WithClause* w,
       }
     }
     if (cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
+      // At the top level a statement's data-modifying WITH queries run
+      // before the rest (with_dml.cc); the compiler meets only nested ones.
       *error = Err("0A000",
-                   "data-modifying statements in WITH are not supported yet",
+                   "WITH clause containing a data-modifying statement must be "
+                   "at the top level",
                    cte->location);
       return false;
     }

@@ -331,7 +331,8 @@ void SessionImpl::SimpleQuery(
       if (!cached && !Analyze(plan, &error)) {
         r = Fail(error);
       } else {
-        if (!cached && shaped && !multi) RememberSimplePlan(shape, plan);
+        if (!cached && shaped && !multi && !plan->with_dml)
+          RememberSimplePlan(shape, plan);
         PortalImpl portal;
         portal.plan = plan;
         portal.formats.assign(plan->columns.size(), Format::kText);
@@ -786,6 +787,9 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
   const PgQuery__Node* node = plan->node;
   plan->writes = WritesStorage(node) || CallsLockingFunction(plan->text);
   statement_writes_ = plan->writes;
+  bool with_dml = false;
+  if (!AnalyzeWithDml(plan.get(), &with_dml, error)) return false;
+  if (with_dml) return true;
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_SELECT_STMT:
       if (node->select_stmt->into_clause)
@@ -1200,6 +1204,14 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
     ~SinkScope() { *slot = saved; }
   } sink_scope{&running_sink_, running_sink_};
   running_sink_ = sink;
+  if (portal->plan->with_dml) {
+    PgError error;
+    if (!RunWithDml(portal, &error)) {
+      portal->done = true;
+      portal->final_result = Fail(error);
+      return portal->final_result;
+    }
+  }
   const Plan& plan = *portal->plan;
   if (!plan.node) {
     ExecuteResult r;

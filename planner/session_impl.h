@@ -74,6 +74,9 @@ struct Plan {
   std::shared_ptr<Compiled> compiled;     // SELECT over tables
   std::shared_ptr<struct DmlPlan> dml;    // INSERT / UPDATE / DELETE
   std::shared_ptr<struct CtasPlan> ctas;  // CREATE TABLE AS, SELECT INTO
+  // WITH queries that are INSERT / UPDATE / DELETE (with_dml.cc): run first,
+  // their RETURNING rows then read by the rest of the statement.
+  std::shared_ptr<struct WithDml> with_dml;
   // A simple-query plan taken from the cache of translations: `tree` and
   // `node` are those of an earlier text of the same shape, so analysing it
   // again means parsing `text` first.
@@ -211,6 +214,12 @@ class SessionImpl : public Session,
   // Analysis (Parse) and execution of one statement.
   bool Analyze(std::shared_ptr<Plan> plan, PgError* error);
   bool AnalyzeSelect(Plan* plan, PgError* error);
+  // A statement whose WITH has data-modifying queries: *handled and the
+  // plan's with_dml set (with_dml.cc).
+  bool AnalyzeWithDml(Plan* plan, bool* handled, PgError* error);
+  // Runs the data-modifying WITH queries of portal->plan, then makes
+  // portal->plan the rest of the statement over their rows.
+  bool RunWithDml(PortalImpl* portal, PgError* error);
   bool AnalyzeValues(Plan* plan, PgError* error);
   ExecuteResult Run(PortalImpl* portal, int64_t max_rows, ResultSink* sink,
                     bool simple);
