@@ -1228,10 +1228,13 @@ std::string QueryCompiler::EmitArrayMembership(const Expr& e) {
   std::string left = Emit(*e.args[0]);
   const char* coll = CollationOf(element);
   if (*coll) left = "(" + left + " COLLATE " + coll + ")";
-  return "(" + left + (any ? " IN " : " NOT IN ") +
+  // A NULL array makes the result NULL (json_each would see no elements).
+  std::string array = Emit(*e.args[1]);
+  return "(CASE WHEN " + array + " IS NULL THEN NULL ELSE (" + left +
+         (any ? " IN " : " NOT IN ") +
          "(SELECT kova_array_elem(json_extract(value, '$[0]'), " +
          std::to_string(element) + ") FROM json_each(kova_array_rows(" +
-         std::to_string(array_type) + ", " + Emit(*e.args[1]) + "))))";
+         std::to_string(array_type) + ", " + array + ")))) END)";
 }
 
 std::string QueryCompiler::EmitOperator(const Expr& e) {

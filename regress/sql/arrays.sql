@@ -298,3 +298,9 @@ UPDATE arr_edge SET a[2147483647] = 1;
 SELECT array_prepend(0, '[-2147483648:-2147483648]={1}'::int[]);
 SELECT * FROM arr_edge;
 DROP TABLE arr_edge;
+-- = ANY / <> ALL over a NULL array is NULL, over an empty one false / true
+CREATE TABLE any_null (id int, tags text[]);
+INSERT INTO any_null VALUES (1, '{a,b}'), (2, NULL), (3, '{}'), (4, '{x,NULL}');
+SELECT id, 'a' = ANY (tags) AS has_a, 'a' <> ALL (tags) AS lacks_a, NULL = ANY (tags) AS null_any FROM any_null ORDER BY id;
+SELECT id FROM any_null WHERE NOT ('a' = ANY (tags)) ORDER BY id;
+DROP TABLE any_null;
