@@ -72,6 +72,9 @@ class Status {
   // kDuplicateKey: every unique index the key collides in, first created
   // first (ON CONFLICT looks for its arbiter among them).
   std::vector<std::string> conflicting_indexes;
+  // A failed insert: the autoincrement values it took (field, value); they
+  // are used up, as PostgreSQL's nextval in a failed INSERT.
+  std::vector<std::pair<std::string, int64_t>> assigned;
 };
 
 enum class JsonMode { kRelaxed, kCanonical };

@@ -219,6 +219,7 @@ Status SessionImpl::InsertLocked(const CollectionMeta& meta, const bson_t* doc,
   // Autoincrement fields: omitted -> next value; sent -> kept, and the
   // counter follows it after the insert succeeds.
   std::vector<std::pair<const std::string*, int64_t>> sent;
+  std::vector<std::pair<std::string, int64_t>> assigned;
   for (const std::string& field : meta.autoincrement) {
     bson_iter_t fit;
     if (bson_iter_init(&fit, doc) && FindKeyExact(&fit, field)) {
@@ -230,6 +231,7 @@ Status SessionImpl::InsertLocked(const CollectionMeta& meta, const bson_t* doc,
     Status s = NextAutoincrementValue(meta, field, &value);
     if (!s.ok()) return s;
     AppendInteger(out, field, value);
+    assigned.emplace_back(field, value);
   }
   const bson_t* final_doc = out;
   Document normalized;
@@ -239,7 +241,10 @@ Status SessionImpl::InsertLocked(const CollectionMeta& meta, const bson_t* doc,
     final_doc = normalized.bson();
   }
   Status s = InsertRaw(meta, final_doc);
-  if (!s.ok()) return s;
+  if (!s.ok()) {
+    s.assigned = std::move(assigned);
+    return s;
+  }
   for (const auto& [field, value] : sent) {
     s = MoveCounterForSentValue(meta, *field, value);
     if (!s.ok()) return s;

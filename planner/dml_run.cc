@@ -650,6 +650,15 @@ class DmlRunner {
     bson_destroy(&doc);
     if (!ok) return false;
     if (!s.ok()) {
+      // Values the store took for the row are used up all the same, and
+      // are currval / lastval, as PostgreSQL's nextval in the default.
+      for (const auto& [field, value] : s.assigned) {
+        for (const auto& col : table.columns) {
+          if (col.name != field || col.counter.empty()) continue;
+          s_->currvals_[col.counter] = value;
+          s_->lastval_ = value;
+        }
+      }
       // The arbiter decides, wherever else the row collides as well.
       bool arbiter_hit =
           dml.conflict_index.empty() ||
