@@ -1755,9 +1755,19 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
     *error = NoFunction(name, e->args, f->location);
     return false;
   };
-  size_t want_args =
-      name == "string_agg" || name.ends_with("object_agg") ? 2 : 1;
+  size_t want_args = name == "string_agg" || name.ends_with("object_agg") ||
+                             IsRegressionAggregate(name)
+                         ? 2
+                         : 1;
   if (e->args.size() != want_args) return no_function();
+  // The regression family takes double precision (numbers convert).
+  if (IsRegressionAggregate(name)) {
+    for (auto& arg : e->args) {
+      if (arg->type != oid::kUnknown && !IsNumber(arg->type))
+        return no_function();
+      if (!Coerce(&arg, oid::kFloat8, -1, error)) return false;
+    }
+  }
   // Unknown literals: text for string_agg/min/max/count, as PostgreSQL's
   // preferred type of the string category.
   for (auto& arg : e->args) {
@@ -1838,6 +1848,11 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
     if (!array) return no_function();
     e->type = array;
     e->typmod = e->args[0]->typmod;
+  } else if (IsBitAggregate(name)) {
+    if (!IsInteger(t)) return no_function();
+    e->type = t;
+  } else if (IsRegressionAggregate(name)) {
+    e->type = name == "regr_count" ? oid::kInt8 : oid::kFloat8;
   } else {  // bool_and, bool_or, every
     if (t != oid::kBool) return no_function();
     e->type = oid::kBool;

@@ -456,6 +456,8 @@ const std::vector<FunctionDef>& Operators() {
     d.push_back({"@>", {JB, JB}, B});
     d.push_back({"<@", {JB, JB}, B});
     d.push_back({"?", {JB, T}, B});
+    d.push_back({"?|", {JB, 1009}, B});
+    d.push_back({"?&", {JB, 1009}, B});
     d.push_back({"-", {JB, T}, JB});
     d.push_back({"-", {JB, I4}, JB});
     d.push_back({"#-", {JB, T}, JB});

@@ -67,6 +67,18 @@ inline bool IsVarianceAggregate(const std::string& name) {
   return name == "stddev" || name == "stddev_samp" || name == "stddev_pop" ||
          name == "variance" || name == "var_samp" || name == "var_pop";
 }
+// bit_and, bit_or, bit_xor over integers (regression.cc).
+inline bool IsBitAggregate(const std::string& name) {
+  return name == "bit_and" || name == "bit_or" || name == "bit_xor";
+}
+// corr, covar_pop / covar_samp and the regr_ family, over (Y, X) pairs of
+// double precision (regression.cc).
+inline bool IsRegressionAggregate(const std::string& name) {
+  return name == "corr" || name == "covar_pop" || name == "covar_samp" ||
+         name == "regr_count" || name == "regr_avgx" || name == "regr_avgy" ||
+         name == "regr_sxx" || name == "regr_syy" || name == "regr_sxy" ||
+         name == "regr_slope" || name == "regr_intercept" || name == "regr_r2";
+}
 // The ordered-set aggregates: percentile_cont, percentile_disc and mode,
 // called with WITHIN GROUP (ORDER BY ...) (ordered_set.cc).
 inline bool IsOrderedSetAggregate(const std::string& name) {
@@ -79,7 +91,8 @@ inline bool IsAggregateName(const std::string& name) {
          name == "max" || name == "bool_and" || name == "bool_or" ||
          name == "every" || name == "string_agg" || name == "array_agg" ||
          IsJsonAggregate(name) || IsVarianceAggregate(name) ||
-         IsOrderedSetAggregate(name);
+         IsOrderedSetAggregate(name) || IsBitAggregate(name) ||
+         IsRegressionAggregate(name);
 }
 inline bool IsFloat(uint32_t t) {
   return t == oid::kFloat4 || t == oid::kFloat8;

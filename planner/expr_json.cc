@@ -633,6 +633,8 @@ bool EvalJsonFunction(const Expr& e, const std::vector<Value>& args,
                                        "@>",
                                        "<@",
                                        "?",
+                                       "?|",
+                                       "?&",
                                        "-",
                                        "||",
                                        "#-",
@@ -693,14 +695,33 @@ bool EvalJsonFunction(const Expr& e, const std::vector<Value>& args,
     if (!ParseJson(*args[1], &other, error)) return false;
     *out =
         (n == "@>" ? Contains(doc, other) : Contains(other, doc)) ? "t" : "f";
-  } else if (n == "?") {
-    bool found = false;
-    if (doc.kind == 'o') found = Member(doc, *args[1]) != nullptr;
-    if (doc.kind == 'a')
-      for (const JNode& x : doc.items)
-        if (x.kind == 's' && x.str == *args[1]) found = true;
-    if (doc.kind == 's') found = doc.str == *args[1];
-    *out = found ? "t" : "f";
+  } else if (n == "?" || n == "?|" || n == "?&") {
+    // A key of an object, a string element of an array, or the string
+    // itself; ?| any of the array's keys, ?& all of them.
+    auto has = [&](const std::string& key) {
+      if (doc.kind == 'o') return Member(doc, key) != nullptr;
+      if (doc.kind == 'a')
+        for (const JNode& x : doc.items)
+          if (x.kind == 's' && x.str == key) return true;
+      return doc.kind == 's' && doc.str == key;
+    };
+    if (n == "?") {
+      *out = has(*args[1]) ? "t" : "f";
+    } else {
+      types::ArrayValue keys;
+      static const types::TypeContext kContext;
+      if (!types::ParseArray(*args[1], oid::kText, -1, kContext,
+                             /*element_input=*/false, &keys, error))
+        return false;
+      bool any = false, all = true;
+      for (const auto& k : keys.items) {
+        if (!k) continue;  // NULL elements are ignored
+        bool h = has(*k);
+        any |= h;
+        all &= h;
+      }
+      *out = (n == "?|" ? any : all) ? "t" : "f";
+    }
   } else if (n == "-") {
     std::string j;
     if (doc.kind == 'o' && e.args[1]->type == oid::kText) {

@@ -1505,6 +1505,9 @@ std::string QueryCompiler::EmitAggregateCall(
     if (*coll) sql = "(" + sql + " COLLATE " + coll + ")";
     return sql;
   }
+  if (IsBitAggregate(e.name)) return "kova_" + e.name + "(" + d + a + ")";
+  if (IsRegressionAggregate(e.name))
+    return "kova_" + e.name + "(" + d + a + ", " + Emit(*args[1]) + ")";
   if (e.name == "bool_and" || e.name == "every") return "min(" + d + a + ")";
   if (e.name == "bool_or") return "max(" + d + a + ")";
   if (e.name == "string_agg" && e.param > 0 && e.value) {

@@ -161,6 +161,8 @@ int RegisterJsonAggregates(sqlite3* db, SqlRuntime* runtime);
 // stddev / variance and their _samp / _pop forms (variance.cc): the SQLite
 // function of one, for integer and numeric or (floats) real arguments.
 int RegisterVarianceAggregates(sqlite3* db, SqlRuntime* runtime);
+// kova_bit_and / _or / _xor and kova_<corr, covar_*, regr_*> (regression.cc).
+int RegisterRegressionAggregates(sqlite3* db);
 const char* VarianceFunctionName(const std::string& aggregate, bool floats);
 // percentile_cont, percentile_disc and mode (ordered_set.cc):
 // kova_ordered_set and kova_percentile_check.

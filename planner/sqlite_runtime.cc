@@ -558,6 +558,7 @@ bool SqlRuntime::Attach(sqlite3* db, PgError* error) {
   if (rc == SQLITE_OK) rc = RegisterLateralFunctions(db);
   if (rc == SQLITE_OK) rc = RegisterJsonAggregates(db, this);
   if (rc == SQLITE_OK) rc = RegisterVarianceAggregates(db, this);
+  if (rc == SQLITE_OK) rc = RegisterRegressionAggregates(db);
   if (rc == SQLITE_OK) rc = RegisterOrderedSetAggregates(db, this);
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(db, "kova_array_agg", -1, SQLITE_UTF8, this,
