@@ -127,6 +127,9 @@ std::vector<FunctionDef> BuiltinFunctions() {
       {"regexp_like", {T, T, T}, B},
       {"regexp_match", {T, T}, 1009},  // text[]
       {"regexp_match", {T, T, T}, 1009},
+      // regexp_matches' rows as JSON (select-list SRF, query_array.cc).
+      {"kova_regexp_matches", {T, T}, 114},
+      {"kova_regexp_matches", {T, T, T}, 114},
       {"regexp_split_to_array", {T, T}, 1009},
       {"regexp_split_to_array", {T, T, T}, 1009},
       {"regexp_count", {T, T}, I4},

@@ -751,6 +751,7 @@ bool EvalStringFunction(const Expr& e, const std::vector<Value>& args,
                                         "translate",
                                         "regexp_replace",
                                         "regexp_match",
+                                        "kova_regexp_matches",
                                         "regexp_split_to_array",
                                         "regexp_like",
                                         "regexp_count",
@@ -997,6 +998,54 @@ bool EvalStringFunction(const Expr& e, const std::vector<Value>& args,
     if (!global) flags |= std::regex_constants::format_first_only;
     *out = FromWide(std::regex_replace(
         ToWide(s), re, ConvertReplacement(ToWide(*args[2])), flags));
+  } else if (n == "kova_regexp_matches") {
+    // regexp_matches' rows (select list, query_array.cc): a JSON array of
+    // each match's text[] (its capture groups, or the whole match).
+    bool global = false, insensitive = false;
+    if (args.size() > 2 && !RegexFlags(*args[2], &global, &insensitive, error))
+      return false;
+    std::wregex re;
+    if (!CompileRegex(*args[1], insensitive, &re, error)) return false;
+    std::wstring w = ToWide(s);
+    std::string json = "[";
+    size_t search = 0;
+    while (search <= w.size()) {
+      std::wsmatch m;
+      auto flags = search > 0 ? std::regex_constants::match_prev_avail
+                              : std::regex_constants::match_default;
+      if (!std::regex_search(w.cbegin() + search, w.cend(), m, re, flags))
+        break;
+      types::ArrayValue a;
+      if (m.size() == 1) {
+        a.items.emplace_back(FromWide(m[0].str()));
+      } else {
+        for (size_t g = 1; g < m.size(); g++) {
+          if (m[g].matched)
+            a.items.emplace_back(FromWide(m[g].str()));
+          else
+            a.items.emplace_back();
+        }
+      }
+      a.dims = {static_cast<int32_t>(a.items.size())};
+      a.lbounds = {1};
+      std::string text = types::FormatArray(a);
+      json += json.size() > 1 ? ", \"" : "\"";
+      for (char c : text) {
+        if (c == '"' || c == '\\') json += '\\';
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          snprintf(buf, sizeof buf, "\\u%04x", c);
+          json += buf;
+          continue;
+        }
+        json += c;
+      }
+      json += "\"";
+      if (!global) break;
+      size_t so = search + m.position(0), eo = so + m.length(0);
+      search = so == eo ? eo + 1 : eo;
+    }
+    *out = json + "]";
   } else if (n == "regexp_match" || n == "regexp_split_to_array") {
     bool global = false, insensitive = false;
     if (args.size() > 2 && !RegexFlags(*args[2], &global, &insensitive, error))

@@ -406,7 +406,8 @@ bool IsSelectListSrf(const PgQuery__FuncCall* f) {
   std::string name = sql::JoinNames(f->funcname, f->n_funcname);
   if (name.rfind("pg_catalog.", 0) == 0) name = name.substr(11);
   return (name == "unnest" || name == "generate_subscripts" ||
-          name == "generate_series" ||
+          name == "generate_series" || name == "regexp_matches" ||
+          name == "regexp_split_to_table" || name == "string_to_table" ||
           (IsJsonSetFunction(name) && !name.ends_with("each") &&
            !name.ends_with("each_text"))) &&
          !f->over;
@@ -576,6 +577,44 @@ bool QueryCompiler::AddSelectListUnnest(const PgQuery__SelectStmt* s,
     col->kind = Expr::Kind::kColumn;
     std::string fname = sql::JoinNames(f->funcname, f->n_funcname);
     if (fname.rfind("pg_catalog.", 0) == 0) fname = fname.substr(11);
+    // regexp_matches / regexp_split_to_table / string_to_table: the rows
+    // of a scalar call over the same arguments (a JSON array of text[]; a
+    // text[]).
+    std::unique_ptr<Expr> renamed;
+    if (fname == "regexp_matches" || fname == "regexp_split_to_table" ||
+        fname == "string_to_table") {
+      PgQuery__String name = PG_QUERY__STRING__INIT;
+      name.sval = const_cast<char*>(
+          fname == "regexp_matches"    ? "kova_regexp_matches"
+          : fname == "string_to_table" ? "string_to_array"
+                                       : "regexp_split_to_array");
+      PgQuery__Node name_node = PG_QUERY__NODE__INIT;
+      name_node.node_case = PG_QUERY__NODE__NODE_STRING;
+      name_node.string = &name;
+      PgQuery__Node* names[] = {&name_node};
+      PgQuery__FuncCall call_copy = *f;
+      call_copy.funcname = names;
+      call_copy.n_funcname = 1;
+      PgQuery__Node node = PG_QUERY__NODE__INIT;
+      node.node_case = PG_QUERY__NODE__NODE_FUNC_CALL;
+      node.func_call = &call_copy;
+      if (!analyzer_.Analyze(&node, &renamed, error)) {
+        // Errors name the function the query called.
+        size_t at = error->message.find(name.sval);
+        if (at != std::string::npos)
+          error->message.replace(at, strlen(name.sval), fname);
+        return false;
+      }
+    }
+    if (fname == "regexp_matches") {
+      call += std::string(k ? ", " : "") + "3, 'json_array_elements_text', " +
+              Emit(*renamed) + ", 0, 0";
+      col->type = 1009;  // text[]
+      col->typmod = -1;
+      col->name = "(" + column + " COLLATE " + CollationOf(1009) + ")";
+      unnest_calls_[f] = col;
+      continue;
+    }
     if (IsJsonSetFunction(fname)) {
       std::unique_ptr<Expr> doc;
       uint32_t type;
@@ -612,8 +651,8 @@ bool QueryCompiler::AddSelectListUnnest(const PgQuery__SelectStmt* s,
       unnest_calls_[f] = col;
       continue;
     }
-    std::unique_ptr<Expr> arg;
-    if (f->n_args == 1 && !analyzer_.Analyze(f->args[0], &arg, error))
+    std::unique_ptr<Expr> arg = std::move(renamed);
+    if (!arg && f->n_args == 1 && !analyzer_.Analyze(f->args[0], &arg, error))
       return false;
     uint32_t element = arg ? types::ArrayElementType(arg->type) : 0;
     if (!element) {

@@ -191,7 +191,9 @@ bool HasUnnest(const PgQuery__Node* node) {
       std::string name = sql::JoinNames(f->funcname, f->n_funcname);
       if (name.rfind("pg_catalog.", 0) == 0) name = name.substr(11);
       if (f->over || name == "unnest" || name == "generate_subscripts" ||
-          name == "generate_series" || expr_detail::IsJsonSetFunction(name))
+          name == "generate_series" || name == "regexp_matches" ||
+          name == "regexp_split_to_table" || name == "string_to_table" ||
+          expr_detail::IsJsonSetFunction(name))
         return true;
       // An aggregate: one group of the one row (SELECT count(*) is 1).
       if (f->agg_star || expr_detail::IsAggregateName(name)) return true;
