@@ -543,6 +543,9 @@ bool QueryCompiler::AddFunctionItem(const PgQuery__RangeFunction* rf,
     return AddArrayFunctionItem(rf, f, name, sql, error);
   if (IsJsonSetFunction(name))
     return AddJsonFunctionItem(rf, f, name, sql, error);
+  if (name == "json_to_record" || name == "jsonb_to_record" ||
+      name == "json_to_recordset" || name == "jsonb_to_recordset")
+    return AddJsonRecordItem(rf, f, name, sql, error);
   // pg_options_to_table too (system_relations.cc).
   if (name == "pg_partition_ancestors" || name == "pg_options_to_table")
     return AddPartitionAncestorsItem(rf, f, sql, error);

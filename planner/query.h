@@ -300,6 +300,10 @@ class QueryCompiler : public ExprScope {
   bool AddJsonFunctionItem(const PgQuery__RangeFunction* rf,
                            const PgQuery__FuncCall* f, const std::string& name,
                            std::string* sql, PgError* error);
+  // json(b)_to_record / json(b)_to_recordset ... AS x(column type, ...).
+  bool AddJsonRecordItem(const PgQuery__RangeFunction* rf,
+                         const PgQuery__FuncCall* f, const std::string& name,
+                         std::string* sql, PgError* error);
   // generate_series(start, stop [, step]) over integers: the arguments
   // analysed and coerced to int4 or int8 (`type`); 0A000 for other types.
   // generate_series's FROM entry: its value (and ordinality) columns.

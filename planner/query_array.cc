@@ -528,6 +528,93 @@ bool QueryCompiler::AddJsonFunctionItem(const PgQuery__RangeFunction* rf,
   return !emit_failed_ || (*error = emit_error_, false);
 }
 
+bool QueryCompiler::AddJsonRecordItem(const PgQuery__RangeFunction* rf,
+                                      const PgQuery__FuncCall* f,
+                                      const std::string& name, std::string* sql,
+                                      PgError* error) {
+  if (rf->n_coldeflist == 0) {
+    *error = Err("42601",
+                 "a column definition list is required for functions "
+                 "returning \"record\"",
+                 f->location);
+    return false;
+  }
+  if (rf->ordinality) {
+    *error =
+        Err("0A000", name + "() WITH ORDINALITY in FROM is not supported yet",
+            f->location);
+    return false;
+  }
+  const uint32_t input = name.rfind("jsonb", 0) == 0 ? oid::kJsonb : oid::kJson;
+  std::vector<std::unique_ptr<Expr>> args;
+  const char* saved = aggregate_context_;
+  aggregate_context_ = "functions in FROM";
+  for (size_t i = 0; i < f->n_args; i++) {
+    args.emplace_back();
+    if (!analyzer_.Analyze(f->args[i], &args.back(), error)) {
+      aggregate_context_ = saved;
+      return false;
+    }
+  }
+  aggregate_context_ = saved;
+  if (args.size() == 1 && args[0]->type == oid::kUnknown &&
+      !analyzer_.Coerce(&args[0], input, -1, error))
+    return false;
+  if (args.size() != 1 || args[0]->type != input) {
+    *error = NoFunction(name, args, f->location);
+    return false;
+  }
+  std::string sql_alias = NewAlias();
+  std::vector<std::string> ignored;
+  RangeEntry entry = FunctionEntry(rf, name, sql_alias, &ignored);
+  // Each object's member of a column's name, converted as PostgreSQL's
+  // populate_record does: a string's text, any other value's JSON text (a
+  // json or jsonb column takes the JSON text of strings too).
+  std::string value = sql_alias + ".value";
+  for (size_t i = 0; i < rf->n_coldeflist; i++) {
+    const PgQuery__ColumnDef* cd = rf->coldeflist[i]->column_def;
+    uint32_t type;
+    int32_t typmod;
+    if (!ResolveTypeName(cd->type_name, &type, &typmod, error)) return false;
+    std::string path = "'$.\"";
+    for (char c : std::string(cd->colname)) {
+      if (c == '"' || c == '\\') path += '\\';
+      if (c == '\'') path += '\'';
+      path += c;
+    }
+    path += "\"'";
+    bool json = type == oid::kJson || type == oid::kJsonb;
+    std::string text =
+        "(CASE json_type(" + value + ", " + path + ") WHEN 'null' THEN NULL" +
+        (json ? std::string()
+              : " WHEN 'text' THEN json_extract(" + value + ", " + path + ")") +
+        " ELSE (" + value + " -> " + path + ") END)";
+    auto column = std::make_unique<Expr>();
+    column->kind = Expr::Kind::kColumn;
+    column->type = oid::kText;
+    column->name = text;
+    std::string column_sql = text;
+    if (type != oid::kText || typmod >= 0) {
+      auto cast = std::make_unique<Expr>();
+      cast->kind = Expr::Kind::kCast;
+      cast->type = type;
+      cast->typmod = typmod;
+      cast->location = f->location;
+      cast->args.push_back(std::move(column));
+      column_sql = Emit(*cast);
+    }
+    entry.columns.push_back({cd->colname, type, typmod, column_sql, 0});
+  }
+  bool set = name.ends_with("recordset");
+  // One record: its object as the one element of an array, so that the
+  // argument may read the FROM items before it, as for the recordset.
+  *sql =
+      set ? "json_each(" + Emit(*args[0]) + ") AS " + sql_alias
+          : "json_each('[' || " + Emit(*args[0]) + " || ']') AS " + sql_alias;
+  entries_.push_back(std::move(entry));
+  return !emit_failed_ || (*error = emit_error_, false);
+}
+
 bool QueryCompiler::SelectListSeries(const PgQuery__FuncCall* f, size_t k,
                                      const std::string& column,
                                      std::string* call, Expr* col,
