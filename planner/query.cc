@@ -1531,6 +1531,11 @@ std::string QueryCompiler::EmitAggregateCall(
     for (size_t i = 2; i < args.size(); i++) sql += ", " + Emit(*args[i]);
     return sql + ")";
   }
+  // string_agg(DISTINCT x, sep): SQLite's group_concat takes DISTINCT with
+  // one argument only; PostgreSQL's sorts the values (flags "U": unique).
+  if (e.name == "string_agg" && e.distinct)
+    return "kova_ordered_string_agg('UAL', " + a + ", " + Emit(*args[1]) +
+           ", " + a + ")";
   if (e.name == "string_agg")
     return "group_concat(" + d + a + ", " + Emit(*args[1]) + ")";
   if (IsJsonAggregate(e.name)) {

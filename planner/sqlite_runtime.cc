@@ -330,13 +330,17 @@ void OrderedFinal(sqlite3_context* ctx) {
     sqlite3_result_null(ctx);
     return;
   }
-  AggregateOrder order(agg->flags);
+  // A leading 'U': DISTINCT values (sorted by themselves, duplicates
+  // adjacent).
+  bool distinct = !agg->flags.empty() && agg->flags[0] == 'U';
+  AggregateOrder order(distinct ? agg->flags.substr(1) : agg->flags);
   std::stable_sort(agg->rows.begin(), agg->rows.end(),
                    [&](const OrderedAgg::Row& x, const OrderedAgg::Row& y) {
                      return order.Less(x.keys, y.keys);
                    });
   std::string out;
   for (size_t i = 0; i < agg->rows.size(); i++) {
+    if (distinct && i && agg->rows[i].value == agg->rows[i - 1].value) continue;
     if (i) out += agg->rows[i].sep;
     out += agg->rows[i].value;
   }

@@ -10,3 +10,5 @@ SELECT corr(1, 2), covar_samp(x, x) FROM pts WHERE x = 1;
 SELECT '{"a":1, "b":2}'::jsonb ?| ARRAY['a','z'], '{"a":1, "b":2}'::jsonb ?& ARRAY['a','z'], '{"a":1, "b":2}'::jsonb ?& ARRAY['a','b'], '["x","y"]'::jsonb ?| '{y}', '{"a":1}'::jsonb ?& '{}';
 SELECT pg_typeof(bit_and(b)), pg_typeof(regr_count(y, x)), pg_typeof(corr(y, x)) FROM pts;
 DROP TABLE pts;
+-- string_agg(DISTINCT ...): the distinct values, sorted
+SELECT g, string_agg(DISTINCT s, ','), string_agg(DISTINCT s, '') FROM (VALUES (1, 'b'), (1, 'a'), (1, 'b'), (2, NULL), (2, 'z'), (3, NULL)) v(g, s) GROUP BY g ORDER BY g;
