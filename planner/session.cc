@@ -845,6 +845,52 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
       // COPY checks its relation and options when it runs (copy.cc).
       return true;
     }
+    case PG_QUERY__NODE__NODE_EXPLAIN_STMT: {
+      const PgQuery__ExplainStmt* x = node->explain_stmt;
+      for (size_t i = 0; i < x->n_options; i++) {
+        const PgQuery__DefElem* d = x->options[i]->def_elem;
+        std::string value =
+            d->arg && d->arg->node_case == PG_QUERY__NODE__NODE_STRING
+                ? d->arg->string->sval
+                : "";
+        if (std::string(d->defname) == "format" && value != "text") {
+          *error = Err("0A000",
+                       "EXPLAIN (FORMAT " + value + ") is not supported yet");
+          return false;
+        }
+      }
+      switch (x->query->node_case) {
+        case PG_QUERY__NODE__NODE_SELECT_STMT:
+        case PG_QUERY__NODE__NODE_INSERT_STMT:
+        case PG_QUERY__NODE__NODE_UPDATE_STMT:
+        case PG_QUERY__NODE__NODE_DELETE_STMT:
+          break;
+        default:
+          *error = Err("0A000", std::string("EXPLAIN of ") +
+                                    StatementName(x->query) +
+                                    " is not supported yet");
+          return false;
+      }
+      auto inner = std::make_shared<Plan>();
+      inner->tree = plan->tree;
+      inner->node = x->query;
+      inner->text = plan->text;
+      inner->param_types = plan->param_types;
+      inner->simple = plan->simple;
+      if (!Analyze(inner, error)) return false;
+      if (inner->ctas) {
+        *error = Err("0A000", "EXPLAIN of SELECT INTO is not supported yet");
+        return false;
+      }
+      plan->param_types = inner->param_types;
+      plan->cursor_query = inner;
+      plan->writes = inner->writes;
+      statement_writes_ = plan->writes;
+      plan->columns = {{"QUERY PLAN"}};
+      plan->columns[0].type_oid = oid::kText;
+      plan->columns[0].type_size = -1;
+      return true;
+    }
     case PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT: {
       const PgQuery__DeclareCursorStmt* d = node->declare_cursor_stmt;
       auto inner = std::make_shared<Plan>();
@@ -1148,7 +1194,11 @@ bool SessionImpl::ComputeSelectRows(PortalImpl* portal, PgError* error) {
     c.position += n;
     return true;
   }
-  if (node->node_case == PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT) {
+  if (node->node_case == PG_QUERY__NODE__NODE_EXPLAIN_STMT) {
+    std::vector<std::string> lines;
+    if (!ExplainRows(plan, portal->params, &lines, error)) return false;
+    for (auto& line : lines) rows.push_back({std::move(line)});
+  } else if (node->node_case == PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT) {
     std::string name = node->variable_show_stmt->name;
     if (name == "all") {
       for (auto& row : settings_.ShowAll())
@@ -1228,7 +1278,8 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
 
   bool fetch = plan.node->node_case == PG_QUERY__NODE__NODE_FETCH_STMT &&
                !plan.node->fetch_stmt->ismove;
-  bool rows = plan.is_select || fetch ||
+  bool explain = plan.node->node_case == PG_QUERY__NODE__NODE_EXPLAIN_STMT;
+  bool rows = plan.is_select || fetch || explain ||
               plan.node->node_case == PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT;
   if (!rows &&
       plan.node->node_case == PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT) {
@@ -1300,6 +1351,7 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
   }
   return Tag(plan.is_select ? "SELECT " + std::to_string(sent)
              : fetch        ? "FETCH " + std::to_string(sent)
+             : explain      ? "EXPLAIN"
                             : "SHOW");
 }
 

@@ -220,6 +220,9 @@ class SessionImpl : public Session,
   // Runs the data-modifying WITH queries of portal->plan, then makes
   // portal->plan the rest of the statement over their rows.
   bool RunWithDml(PortalImpl* portal, PgError* error);
+  // EXPLAIN [ANALYZE] statement: the plan's lines (explain.cc).
+  bool ExplainRows(const Plan& plan, const std::vector<Value>& params,
+                   std::vector<std::string>* lines, PgError* error);
   bool AnalyzeValues(Plan* plan, PgError* error);
   ExecuteResult Run(PortalImpl* portal, int64_t max_rows, ResultSink* sink,
                     bool simple);
