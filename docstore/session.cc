@@ -219,7 +219,8 @@ Status SessionImpl::InsertLocked(const CollectionMeta& meta, const bson_t* doc,
   // Autoincrement fields: omitted -> next value; sent -> kept, and the
   // counter follows it after the insert succeeds.
   std::vector<std::pair<const std::string*, int64_t>> sent;
-  std::vector<std::pair<std::string, int64_t>> assigned;
+  // (Pointers: copied into the error only when the insert fails.)
+  std::vector<std::pair<const std::string*, int64_t>> assigned;
   for (const std::string& field : meta.autoincrement) {
     bson_iter_t fit;
     if (bson_iter_init(&fit, doc) && FindKeyExact(&fit, field)) {
@@ -231,7 +232,7 @@ Status SessionImpl::InsertLocked(const CollectionMeta& meta, const bson_t* doc,
     Status s = NextAutoincrementValue(meta, field, &value);
     if (!s.ok()) return s;
     AppendInteger(out, field, value);
-    assigned.emplace_back(field, value);
+    assigned.emplace_back(&field, value);
   }
   const bson_t* final_doc = out;
   Document normalized;
@@ -242,7 +243,8 @@ Status SessionImpl::InsertLocked(const CollectionMeta& meta, const bson_t* doc,
   }
   Status s = InsertRaw(meta, final_doc);
   if (!s.ok()) {
-    s.assigned = std::move(assigned);
+    for (const auto& [field, value] : assigned)
+      s.assigned.emplace_back(*field, value);
     return s;
   }
   for (const auto& [field, value] : sent) {

@@ -1,6 +1,7 @@
 -- The second source database of tests/pgdump/run (the role reader exists):
 -- schemas, an enum, a domain, serial and identity columns, CHECK, UNIQUE over
--- two columns, a foreign key with an action, indexes, a view, comments, a
+-- two columns, a foreign key with an action, indexes (expression indexes
+-- too), a view, comments, a
 -- grant, and sequences in several states.
 CREATE SCHEMA sales;
 COMMENT ON SCHEMA sales IS 'sales data';
@@ -18,6 +19,9 @@ CREATE UNIQUE INDEX customers_name_idx ON customers (name, joined);
 -- Column order: DESC (NULLS FIRST by default), NULLS FIRST, DESC NULLS LAST.
 CREATE INDEX orders_total_note_idx ON sales.orders (total DESC, note NULLS FIRST);
 CREATE INDEX items_label_idx ON items (label DESC NULLS LAST);
+-- Expression indexes: pg_dump writes them as pg_get_indexdef shows them.
+CREATE UNIQUE INDEX customers_lower_name_idx ON customers (lower(name));
+CREATE INDEX orders_note_upper_idx ON sales.orders (upper(note) DESC, (total * 2));
 CREATE VIEW big_orders AS SELECT id, total FROM sales.orders WHERE total > 10;
 COMMENT ON TABLE customers IS 'who buys';
 COMMENT ON COLUMN customers.name IS 'full name';
