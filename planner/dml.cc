@@ -396,8 +396,12 @@ bool ResolveTarget(SessionImpl* session, CompileContext* context,
   if (!QueryCompiler::LookupRelation(context, rv, table, &view, error))
     return false;
   if (view) {
-    *error = Err("0A000", "cannot change view \"" + view->name +
-                              "\": views are not updatable yet");
+    // Simple views were rewritten onto their table (view_dml.cc).
+    *error = Err("0A000",
+                 "cannot change view \"" + view->name +
+                     "\": only views that select unrenamed columns of one "
+                     "table, with at most a WHERE of unqualified columns, are "
+                     "updatable yet");
     return false;
   }
   (void)session;

@@ -783,10 +783,13 @@ static bool CallsLockingFunction(const std::string& text) {
 }
 
 bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
-  if (!plan->node) return true;  // empty query
-  const PgQuery__Node* node = plan->node;
-  plan->writes = WritesStorage(node) || CallsLockingFunction(plan->text);
+  if (!plan->node) return true;
+  plan->writes = WritesStorage(plan->node) || CallsLockingFunction(plan->text);
+  // Known before the catalog is read: a writing statement's transaction
+  // takes the write lock from its start.
   statement_writes_ = plan->writes;
+  if (!RewriteViewDml(plan.get(), error)) return false;
+  const PgQuery__Node* node = plan->node;
   bool with_dml = false;
   if (!AnalyzeWithDml(plan.get(), &with_dml, error)) return false;
   if (with_dml) return true;

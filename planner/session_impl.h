@@ -220,6 +220,9 @@ class SessionImpl : public Session,
   // Runs the data-modifying WITH queries of portal->plan, then makes
   // portal->plan the rest of the statement over their rows.
   bool RunWithDml(PortalImpl* portal, PgError* error);
+  // INSERT / UPDATE / DELETE on a simple view: the plan's statement becomes
+  // the same on the view's table (view_dml.cc).
+  bool RewriteViewDml(Plan* plan, PgError* error);
   // EXPLAIN [ANALYZE] statement: the plan's lines (explain.cc).
   bool ExplainRows(const Plan& plan, const std::vector<Value>& params,
                    std::vector<std::string>* lines, PgError* error);
