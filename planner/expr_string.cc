@@ -228,6 +228,25 @@ bool CompileRegex(const std::string& pattern, bool insensitive, std::wregex* re,
 
 // Parses regexp flags: g and i (c and the others PostgreSQL knows are
 // refused as not supported).
+// A match's capture groups as text[] (unmatched groups NULL), or the whole
+// match when the pattern has none: regexp_match's and regexp_matches' row.
+types::ArrayValue MatchGroups(const std::wsmatch& m) {
+  types::ArrayValue a;
+  if (m.size() == 1) {
+    a.items.emplace_back(FromWide(m[0].str()));
+  } else {
+    for (size_t g = 1; g < m.size(); g++) {
+      if (m[g].matched)
+        a.items.emplace_back(FromWide(m[g].str()));
+      else
+        a.items.emplace_back();
+    }
+  }
+  a.dims = {static_cast<int32_t>(a.items.size())};
+  a.lbounds = {1};
+  return a;
+}
+
 bool RegexFlags(const std::string& flags, bool* global, bool* insensitive,
                 PgError* error) {
   for (char c : flags) {
@@ -1015,20 +1034,7 @@ bool EvalStringFunction(const Expr& e, const std::vector<Value>& args,
                               : std::regex_constants::match_default;
       if (!std::regex_search(w.cbegin() + search, w.cend(), m, re, flags))
         break;
-      types::ArrayValue a;
-      if (m.size() == 1) {
-        a.items.emplace_back(FromWide(m[0].str()));
-      } else {
-        for (size_t g = 1; g < m.size(); g++) {
-          if (m[g].matched)
-            a.items.emplace_back(FromWide(m[g].str()));
-          else
-            a.items.emplace_back();
-        }
-      }
-      a.dims = {static_cast<int32_t>(a.items.size())};
-      a.lbounds = {1};
-      std::string text = types::FormatArray(a);
+      std::string text = types::FormatArray(MatchGroups(m));
       json += json.size() > 1 ? ", \"" : "\"";
       for (char c : text) {
         if (c == '"' || c == '\\') json += '\\';
@@ -1063,17 +1069,7 @@ bool EvalStringFunction(const Expr& e, const std::vector<Value>& args,
     if (n == "regexp_match") {
       std::wsmatch m;
       if (!std::regex_search(w, m, re)) return true;  // NULL
-      // The capture groups, or the whole match when there are none.
-      if (m.size() == 1) {
-        a.items.emplace_back(FromWide(m[0].str()));
-      } else {
-        for (size_t g = 1; g < m.size(); g++) {
-          if (m[g].matched)
-            a.items.emplace_back(FromWide(m[g].str()));
-          else
-            a.items.emplace_back();
-        }
-      }
+      a = MatchGroups(m);
     } else {
       // Zero-length matches at the start, at the end or right after the
       // previous match do not split (PostgreSQL's ignore_degenerate).

@@ -200,6 +200,37 @@ std::string TypeLiteralName(const ColumnDesc& c) {
   return types::FormatTypeName(c.type_oid, c.type_modifier);
 }
 
+// A query of no rows with `columns`' names and types.
+std::string NoRows(const std::vector<ColumnDesc>& columns) {
+  std::string nulls;
+  for (size_t c = 0; c < columns.size(); c++)
+    nulls += (c ? ", " : "") + std::string("NULL::") +
+             TypeLiteralName(columns[c]) + " AS " +
+             QuoteIdentifier(columns[c].name);
+  return "SELECT " + nulls + " WHERE false";
+}
+
+// `text` (one statement) parsed into a new plan with `like`'s parameters.
+bool ParsedPlan(const std::string& text, const Plan& like,
+                std::shared_ptr<Plan>* out, PgError* error) {
+  std::unique_ptr<sql::ParseTree> tree;
+  sql::SyntaxError syntax;
+  if (!sql::ParseTree::Parse(text, &tree, &syntax) || tree->size() != 1) {
+    *error = Err("42601", syntax.message.empty()
+                              ? "cannot parse a rewritten WITH query"
+                              : syntax.message);
+    return false;
+  }
+  auto plan = std::make_shared<Plan>();
+  plan->tree = std::shared_ptr<sql::ParseTree>(std::move(tree));
+  plan->node = plan->tree->statement(0).stmt;
+  plan->text = text;
+  plan->simple = like.simple;
+  plan->param_types = like.param_types;
+  *out = std::move(plan);
+  return true;
+}
+
 }  // namespace
 
 bool SessionImpl::AnalyzeWithDml(Plan* plan, bool* handled, PgError* error) {
@@ -278,18 +309,8 @@ bool SessionImpl::AnalyzeWithDml(Plan* plan, bool* handled, PgError* error) {
     q.end = end - statement_at;
     q.text = full.substr(begin, end - begin);
     // Analysed now for its RETURNING columns (and parameter types).
-    auto sub = std::make_shared<Plan>();
-    std::unique_ptr<sql::ParseTree> tree;
-    sql::SyntaxError syntax;
-    if (!sql::ParseTree::Parse(q.text, &tree, &syntax) || tree->size() != 1) {
-      *error = Err("42601", syntax.message);
-      return false;
-    }
-    sub->tree = std::shared_ptr<sql::ParseTree>(std::move(tree));
-    sub->node = sub->tree->statement(0).stmt;
-    sub->text = q.text;
-    sub->simple = plan->simple;
-    sub->param_types = plan->param_types;
+    std::shared_ptr<Plan> sub;
+    if (!ParsedPlan(q.text, *plan, &sub, error)) return false;
     if (!Analyze(sub, error)) {
       error->position = 0;
       return false;
@@ -315,28 +336,12 @@ bool SessionImpl::AnalyzeWithDml(Plan* plan, bool* handled, PgError* error) {
   std::string shape;
   size_t at = 0;
   for (const auto& q : info->queries) {
-    std::string cols, nulls;
-    for (size_t c = 0; c < q.columns.size(); c++)
-      nulls += (c ? ", " : "") + std::string("NULL::") +
-               TypeLiteralName(q.columns[c]) + " AS " +
-               QuoteIdentifier(q.columns[c].name);
-    shape += info->text.substr(at, q.begin - at) + "SELECT " + nulls +
-             " WHERE false";
+    shape += info->text.substr(at, q.begin - at) + NoRows(q.columns);
     at = q.end;
   }
   shape += info->text.substr(at);
-  auto rest = std::make_shared<Plan>();
-  std::unique_ptr<sql::ParseTree> tree;
-  sql::SyntaxError syntax;
-  if (!sql::ParseTree::Parse(shape, &tree, &syntax) || tree->size() != 1) {
-    *error = Err("XX000", "cannot rewrite the WITH queries: " + syntax.message);
-    return false;
-  }
-  rest->tree = std::shared_ptr<sql::ParseTree>(std::move(tree));
-  rest->node = rest->tree->statement(0).stmt;
-  rest->text = shape;
-  rest->simple = plan->simple;
-  rest->param_types = plan->param_types;
+  std::shared_ptr<Plan> rest;
+  if (!ParsedPlan(shape, *plan, &rest, error)) return false;
   if (!Analyze(rest, error)) {
     error->position = 0;
     return false;
@@ -355,19 +360,9 @@ bool SessionImpl::RunWithDml(PortalImpl* portal, PgError* error) {
   std::string text;
   size_t at = 0;
   for (const auto& q : info.queries) {
-    auto sub = std::make_shared<Plan>();
-    std::unique_ptr<sql::ParseTree> tree;
-    sql::SyntaxError syntax;
-    if (!sql::ParseTree::Parse(q.text, &tree, &syntax) || tree->size() != 1) {
-      *error = Err("42601", syntax.message);
+    std::shared_ptr<Plan> sub;
+    if (!ParsedPlan(q.text, *plan, &sub, error) || !Analyze(sub, error))
       return false;
-    }
-    sub->tree = std::shared_ptr<sql::ParseTree>(std::move(tree));
-    sub->node = sub->tree->statement(0).stmt;
-    sub->text = q.text;
-    sub->simple = plan->simple;
-    sub->param_types = plan->param_types;
-    if (!Analyze(sub, error)) return false;
     PortalImpl run;
     run.plan = sub;
     run.params = portal->params;
@@ -396,12 +391,7 @@ bool SessionImpl::RunWithDml(PortalImpl* portal, PgError* error) {
       names += (c ? ", " : "") + QuoteIdentifier(sub->columns[c].name);
     std::string body;
     if (rows.empty() || sub->columns.empty()) {
-      std::string nulls;
-      for (size_t c = 0; c < sub->columns.size(); c++)
-        nulls += (c ? ", " : "") + std::string("NULL::") +
-                 TypeLiteralName(sub->columns[c]) + " AS " +
-                 QuoteIdentifier(sub->columns[c].name);
-      body = "SELECT " + nulls + " WHERE false";
+      body = NoRows(sub->columns);
     } else {
       body = "SELECT * FROM (VALUES " + rows + ") AS kova_returning(" + names +
              ")";
@@ -410,18 +400,8 @@ bool SessionImpl::RunWithDml(PortalImpl* portal, PgError* error) {
     at = q.end;
   }
   text += info.text.substr(at);
-  auto rest = std::make_shared<Plan>();
-  std::unique_ptr<sql::ParseTree> tree;
-  sql::SyntaxError syntax;
-  if (!sql::ParseTree::Parse(text, &tree, &syntax) || tree->size() != 1) {
-    *error = Err("XX000", "cannot rewrite the WITH queries: " + syntax.message);
-    return false;
-  }
-  rest->tree = std::shared_ptr<sql::ParseTree>(std::move(tree));
-  rest->node = rest->tree->statement(0).stmt;
-  rest->text = text;
-  rest->simple = plan->simple;
-  rest->param_types = plan->param_types;
+  std::shared_ptr<Plan> rest;
+  if (!ParsedPlan(text, *plan, &rest, error)) return false;
   if (!Analyze(rest, error)) {
     error->position = 0;
     return false;
