@@ -159,6 +159,7 @@ class SessionImpl : public Session,
 
   // SessionHooks
   const types::TypeContext& type_context() override {
+    settings_.SetNow(TransactionStartMicros());
     return settings_.type_context();
   }
   std::string CurrentUser() override { return user_; }

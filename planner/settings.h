@@ -53,6 +53,8 @@ class Settings {
   std::vector<std::pair<std::string, std::string>> TakeChanges();
 
   const types::TypeContext& type_context() const { return type_context_; }
+  // The transaction start the inputs 'now', 'today', ... read.
+  void SetNow(int64_t unix_micros) { type_context_.now_us = unix_micros; }
   // Changes with every change of any value (SET, RESET, a rolled-back SET,
   // the end of a SET LOCAL): cached translations depend on the settings.
   uint64_t generation() const { return generation_; }

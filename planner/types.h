@@ -40,6 +40,9 @@ struct TypeContext {
   int extra_float_digits = 1;        // 1..3: shortest exact; <= 0: %.*g
   std::string datestyle = "ISO, MDY";
   std::string intervalstyle = "postgres";
+  // The transaction's start (Unix microseconds), what the inputs 'now',
+  // 'today', 'tomorrow' and 'yesterday' read; 0: they are refused (0A000).
+  int64_t now_us = 0;
 };
 
 // Text input -> canonical text output (PostgreSQL's typinput followed by

@@ -1095,7 +1095,19 @@ struct DecodeResult {
   int tz = 0;            // seconds west of UTC
   std::string bad_zone;  // for DTERR_BAD_TIMEZONE
   int unsupported = 0;   // DTK_NOW etc. for DTERR_UNSUPPORTED
+  // In: the transaction's start (TypeContext::now_us) and the session's
+  // zone, for 'now', 'today', 'tomorrow' and 'yesterday'.
+  int64_t now_us = 0;
+  const tz::Zone* now_zone = nullptr;
 };
+
+// The transaction's start as a local time of the session's zone.
+bool NowTm(const DecodeResult& r, Tm* tm, int* fsec, int* tz) {
+  if (r.now_us == 0) return false;
+  // Unix epoch -> PostgreSQL's (2000-01-01).
+  int64_t pg = r.now_us - 946684800LL * 1000000;
+  return Timestamp2Tm(pg, r.now_zone, tz, tm, fsec) == 0;
+}
 
 // A fast path for the plain ISO 8601 forms ("2024-01-05", "2024-01-05
 // 10:20:30.123456", "...+05:30", "... BC") that DecodeDateTime reads the
@@ -1374,12 +1386,36 @@ int DecodeDateTime(Fields* f, Tm* tm, int* fsec, DecodeResult* r,
         switch (type) {
           case RESERV:
             switch (val) {
-              case DTK_NOW:
+              case DTK_NOW: {
+                int now_fsec, now_tz;
+                if (!NowTm(*r, tm, &now_fsec, &now_tz)) {
+                  r->unsupported = val;
+                  return DTERR_UNSUPPORTED;
+                }
+                tmask = kDateMask | kTimeMask | Mask(TZ);
+                r->dtype = DTK_DATE;
+                *fsec = now_fsec;
+                r->tz = now_tz;
+                break;
+              }
               case DTK_YESTERDAY:
               case DTK_TODAY:
-              case DTK_TOMORROW:
-                r->unsupported = val;
-                return DTERR_UNSUPPORTED;
+              case DTK_TOMORROW: {
+                Tm now;
+                int now_fsec, now_tz;
+                if (!NowTm(*r, &now, &now_fsec, &now_tz)) {
+                  r->unsupported = val;
+                  return DTERR_UNSUPPORTED;
+                }
+                int days = val == DTK_YESTERDAY  ? -1
+                           : val == DTK_TOMORROW ? 1
+                                                 : 0;
+                J2Date(Date2J(now.year, now.mon, now.mday) + days, &tm->year,
+                       &tm->mon, &tm->mday);
+                tmask = kDateMask;
+                r->dtype = DTK_DATE;
+                break;
+              }
               case DTK_ZULU:
                 tmask = (kTimeMask | Mask(TZ));
                 r->dtype = DTK_DATE;
@@ -1644,9 +1680,22 @@ int DecodeTimeOnly(Fields* f, Tm* tm, int* fsec, DecodeResult* r,
         switch (type) {
           case RESERV:
             switch (val) {
-              case DTK_NOW:
-                r->unsupported = val;
-                return DTERR_UNSUPPORTED;
+              case DTK_NOW: {
+                Tm now;
+                int now_fsec, now_tz;
+                if (!NowTm(*r, &now, &now_fsec, &now_tz)) {
+                  r->unsupported = val;
+                  return DTERR_UNSUPPORTED;
+                }
+                tmask = kTimeMask | Mask(TZ);
+                r->dtype = DTK_TIME;
+                tm->hour = now.hour;
+                tm->min = now.min;
+                tm->sec = now.sec;
+                *fsec = now_fsec;
+                r->tz = now_tz;
+                break;
+              }
               case DTK_ZULU:
                 tmask = (kTimeMask | Mask(TZ));
                 r->dtype = DTK_TIME;
@@ -2104,6 +2153,8 @@ bool DateInImpl(std::string_view text, const TypeContext& context,
   Tm tm;
   int fsec;
   DecodeResult r;
+  r.now_us = context.now_us;
+  r.now_zone = ZoneOf(context);
   int dterr = ParseDateTime(text, &f);
   if (dterr == 0) {
     dterr = DecodeDateTime(&f, &tm, &fsec, &r, nullptr, false,
@@ -2196,6 +2247,8 @@ bool TimeIn(std::string_view text, int32_t typmod, const TypeContext& context,
   Tm tm;
   int fsec;
   DecodeResult r;
+  r.now_us = context.now_us;
+  r.now_zone = ZoneOf(context);
   int dterr = ParseDateTime(text, &f);
   if (dterr == 0) dterr = DecodeTimeOnly(&f, &tm, &fsec, &r, st.order);
   if (dterr != 0) return ReportDateTimeError(dterr, r, text, "time", error);
@@ -2268,6 +2321,8 @@ bool TimestampInImpl(std::string_view text, int32_t typmod, bool with_tz,
   Tm tm;
   int fsec;
   DecodeResult r;
+  r.now_us = context.now_us;
+  r.now_zone = ZoneOf(context);
   int dterr = ParseDateTime(text, &f);
   if (dterr == 0) {
     dterr = DecodeDateTime(&f, &tm, &fsec, &r, zone, with_tz,

@@ -11000,9 +11000,29 @@ TEST(DateTime, TypmodOnBinaryReceive) {
   EXPECT_EQ(out, "2024-01-05 10:20:30.12");
 }
 
-TEST(DateTime, RelativeSpecialValuesAreRefused) {
+TEST(DateTime, RelativeSpecialValuesReadTheTransactionStart) {
+  // 2024-01-05 10:20:30.5 UTC as the transaction's start.
+  TypeContext context;
+  context.now_us = 1704450030500000;
+  EXPECT_EQ(In(oid::kTimestamptz, "now", context), "2024-01-05 10:20:30.5+00");
+  EXPECT_EQ(In(oid::kTimestamp, "now", context), "2024-01-05 10:20:30.5");
+  EXPECT_EQ(In(oid::kDate, "today", context), "2024-01-05");
+  EXPECT_EQ(In(oid::kDate, "tomorrow", context), "2024-01-06");
+  EXPECT_EQ(In(oid::kDate, "yesterday", context), "2024-01-04");
+  EXPECT_EQ(In(oid::kTimestamp, "today", context), "2024-01-05 00:00:00");
+  EXPECT_EQ(In(oid::kTime, "now", context), "10:20:30.5");
+  // The day is the session zone's: 02:20 the same day in Los Angeles, the
+  // next day's 00:20 in Kiritimati (UTC+14).
+  context.timezone = "America/Los_Angeles";
+  EXPECT_EQ(In(oid::kDate, "today", context), "2024-01-05");
+  EXPECT_EQ(In(oid::kTimestamptz, "today", context), "2024-01-05 00:00:00-08");
+  context.timezone = "Pacific/Kiritimati";
+  EXPECT_EQ(In(oid::kDate, "today", context), "2024-01-06");
+}
+
+TEST(DateTime, RelativeSpecialValuesAreRefusedWithoutATransactionStart) {
   // 'now', 'today', 'tomorrow' and 'yesterday' depend on the transaction
-  // start time, which the type layer does not know.
+  // start time; a context without one (now_us 0) refuses them.
   for (const char* word : {"now", "today", "tomorrow", "yesterday"}) {
     PgError e = InError(oid::kTimestamptz, word);
     EXPECT_EQ(e.sqlstate, "0A000");
