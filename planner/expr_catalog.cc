@@ -307,6 +307,8 @@ std::vector<FunctionDef> BuiltinFunctions() {
       {"pg_function_is_visible", {oid::kOid}, B},
       {"pg_relation_is_publishable", {oid::kOid}, B},
       {"pg_size_pretty", {I8}, T},
+      {"pg_size_pretty", {N}, T},
+      {"pg_size_bytes", {T}, I8},
       {"pg_table_size", {oid::kOid}, I8},
       {"pg_relation_size", {oid::kOid}, I8},
       {"pg_total_relation_size", {oid::kOid}, I8},

@@ -156,6 +156,7 @@ void NamespaceRows(const Source& s, std::vector<Row>* rows);
 void AmRows(const Source& s, std::vector<Row>* rows);
 void DatabaseRows(const Source& s, std::vector<Row>* rows);
 void RoleRows(const Source& s, std::vector<Row>* rows, bool authid);
+void UserRows(const Source& s, std::vector<Row>* rows);
 void IndexRows(const Source& s, std::vector<Row>* rows);
 void IndexesViewRows(const Source& s, std::vector<Row>* rows);  // pg_indexes
 void DescriptionRows(const Source& s, std::vector<Row>* rows);

@@ -2,6 +2,8 @@
 // (pg_get_userbyid, pg_table_is_visible, format_type, pg_get_indexdef, ...),
 // evaluated by the session (they read its catalog and roles).
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <string_view>
 #include <unordered_set>
 
@@ -24,6 +26,7 @@ const char* const kSystemFunctions[] = {"pg_get_userbyid",
                                         "pg_type_is_visible",
                                         "pg_function_is_visible",
                                         "pg_size_pretty",
+                                        "pg_size_bytes",
                                         "pg_table_size",
                                         "pg_relation_size",
                                         "pg_total_relation_size",
@@ -326,9 +329,73 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
     return true;
   }
   if (name == "pg_size_pretty") {
+    // numeric too: its integral part (sizes are whole bytes).
+    std::string text = *args[0];
+    size_t dot = text.find('.');
+    if (dot != std::string::npos) text.resize(dot);
     int64_t v = 0;
-    ToInt64(*args[0], &v);
+    if (!ToInt64(text, &v)) {
+      *error = Err("22003", "bigint out of range");
+      return false;
+    }
     *out = SizePretty(v);
+    return true;
+  }
+  if (name == "pg_size_bytes") {
+    // "<number> [bytes|kB|MB|GB|TB|PB]", units of 1024, case-insensitive
+    // (PostgreSQL 15: no "B").
+    const std::string& text = *args[0];
+    size_t i = 0;
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+      i++;
+    size_t start = i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) i++;
+    while (
+        i < text.size() &&
+        (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
+      i++;
+    std::string number = text.substr(start, i - start);
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+      i++;
+    std::string unit = text.substr(i);
+    while (!unit.empty() &&
+           std::isspace(static_cast<unsigned char>(unit.back())))
+      unit.pop_back();
+    std::string lower;
+    for (char c : unit) lower += static_cast<char>(std::tolower(c));
+    int shift = -1;
+    if (lower.empty() || lower == "bytes")
+      shift = 0;
+    else if (lower == "kb")
+      shift = 10;
+    else if (lower == "mb")
+      shift = 20;
+    else if (lower == "gb")
+      shift = 30;
+    else if (lower == "tb")
+      shift = 40;
+    else if (lower == "pb")
+      shift = 50;
+    bool digits = number.find_first_of("0123456789") != std::string::npos;
+    if (!digits) {
+      *error = Err("22023", "invalid size: \"" + text + "\"");
+      return false;
+    }
+    if (shift < 0) {
+      *error = Err("22023", "invalid size: \"" + text + "\"");
+      error->detail = "Invalid size unit: \"" + unit + "\".";
+      error->hint =
+          "Valid units are \"bytes\", \"kB\", \"MB\", \"GB\", \"TB\", "
+          "and \"PB\".";
+      return false;
+    }
+    long double value = std::strtold(number.c_str(), nullptr);
+    value *= static_cast<long double>(int64_t{1} << shift);
+    if (value >= 9.2233720368547758e18L || value < -9.2233720368547758e18L) {
+      *error = Err("22003", "bigint out of range");
+      return false;
+    }
+    *out = std::to_string(static_cast<int64_t>(std::llroundl(value)));
     return true;
   }
   if (name == "pg_encoding_to_char") {

@@ -307,6 +307,18 @@ void RoleRows(const Source& s, std::vector<Row>* rows, bool authid) {
     add(r.name, r.superuser, r.login, r.name == "postgres");
 }
 
+// pg_user: the roles that can log in, as pg_shadow shows them without the
+// password.
+void UserRows(const Source& s, std::vector<Row>* rows) {
+  for (const auto& r : *s.roles) {
+    if (!r.login) continue;
+    bool bootstrap = r.name == "postgres";
+    rows->push_back({Text(r.name), Int(RoleOid(r.name)), Bool(bootstrap),
+                     Bool(r.superuser), Bool(bootstrap), Bool(bootstrap),
+                     Text("********"), kNull, kNull});
+  }
+}
+
 // pg_index.indexprs: Kova keeps no node trees; the expressions' text (what
 // pg_get_expr shows for it), NULL for an index of columns only.
 std::string IndexExpressionsText(const catalog::Table& t,
