@@ -399,7 +399,7 @@ bool ResolveTarget(SessionImpl* session, CompileContext* context,
     // Simple views were rewritten onto their table (view_dml.cc).
     *error = Err("0A000",
                  "cannot change view \"" + view->name +
-                     "\": only views that select unrenamed columns of one "
+                     "\": only views that select plain columns of one "
                      "table, with at most a WHERE of unqualified columns, are "
                      "updatable yet");
     return false;

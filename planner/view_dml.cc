@@ -1,12 +1,13 @@
 // INSERT, UPDATE and DELETE on simple views, as PostgreSQL's automatically
 // updatable views: a view over one table whose select list names columns
-// of it (or is *), with at most a WHERE. The statement is rewritten onto
-// the table: the view's WHERE joins an UPDATE's or DELETE's own, an INSERT
-// without a column list lists the view's columns, RETURNING * returns the
-// view's columns. Columns the view does not show are not the statement's
+// of it, renamed or not (or is *), with at most a WHERE. The statement is
+// rewritten onto the table: the view's WHERE joins an UPDATE's or DELETE's own,
+// an INSERT without a column list lists the view's columns, RETURNING * returns
+// the view's columns. Columns the view does not show are not the statement's
 // (42703, as PostgreSQL). Other views stay refused with 0A000.
 
 #include <algorithm>
+#include <deque>
 #include <memory>
 #include <set>
 #include <string>
@@ -30,7 +31,8 @@ std::string Str(const PgQuery__Node* n) {
 struct SimpleView {
   const PgQuery__RangeVar* base = nullptr;
   const PgQuery__Node* where = nullptr;
-  std::vector<std::string> columns;  // empty: *
+  std::vector<std::string> columns;       // empty: *
+  std::vector<std::string> base_columns;  // the table's column of each
 };
 
 bool IsSimple(const PgQuery__SelectStmt* s, SimpleView* out) {
@@ -54,8 +56,8 @@ bool IsSimple(const PgQuery__SelectStmt* s, SimpleView* out) {
       return true;  // *
     }
     std::string name = Str(last);
-    if (t->name && *t->name && name != t->name) return false;  // renamed
-    out->columns.push_back(name);
+    out->base_columns.push_back(name);
+    out->columns.push_back(t->name && *t->name ? t->name : name);
   }
   // The WHERE names the table's columns unqualified (the statement's own
   // qualifiers name the view).
@@ -233,11 +235,30 @@ bool SessionImpl::RewriteViewDml(Plan* plan, PgError* error) {
     return false;
   }
   std::vector<std::string> columns = simple.columns;
+  std::vector<std::string> base_columns = simple.base_columns;
   if (columns.empty())
-    for (const auto& c : view->columns) columns.push_back(c.name);
+    for (const auto& c : view->columns) {
+      columns.push_back(c.name);
+      base_columns.push_back(c.name);
+    }
   auto shown = [&](const std::string& c) {
     return std::find(columns.begin(), columns.end(), c) != columns.end();
   };
+  // The table's column a view column shows.
+  auto base_of = [&](const std::string& c) -> const std::string& {
+    for (size_t i = 0; i < columns.size(); i++)
+      if (columns[i] == c) return base_columns[i];
+    return c;
+  };
+  // Column references renamed in place for the deparse, then restored
+  // (the parse tree owns its strings).
+  std::vector<std::pair<PgQuery__String*, char*>> renamed;
+  struct Restore {
+    std::vector<std::pair<PgQuery__String*, char*>>* list;
+    ~Restore() {
+      for (auto& [str, old] : *list) str->sval = old;
+    }
+  } restore{&renamed};
   std::string alias =
       rv->alias && rv->alias->aliasname ? rv->alias->aliasname : view->name;
   auto not_shown = [&](const std::string& c, int location) {
@@ -266,6 +287,11 @@ bool SessionImpl::RewriteViewDml(Plan* plan, PgError* error) {
                      ref->location);
         return false;
       }
+      const std::string& b = base_of(c);
+      if (shown(c) && b != c) {
+        renamed.emplace_back(last->string, last->string->sval);
+        last->string->sval = const_cast<char*>(b.c_str());
+      }
     }
     return true;
   };
@@ -287,7 +313,7 @@ bool SessionImpl::RewriteViewDml(Plan* plan, PgError* error) {
   std::vector<PgQuery__Node*> name_lists(columns.size());
   for (size_t i = 0; i < columns.size(); i++) {
     names[i] = PG_QUERY__STRING__INIT;
-    names[i].sval = const_cast<char*>(columns[i].c_str());
+    names[i].sval = const_cast<char*>(base_columns[i].c_str());
     name_nodes[i] = PG_QUERY__NODE__INIT;
     name_nodes[i].node_case = PG_QUERY__NODE__NODE_STRING;
     name_nodes[i].string = &names[i];
@@ -299,11 +325,18 @@ bool SessionImpl::RewriteViewDml(Plan* plan, PgError* error) {
     col_ref_nodes[i].node_case = PG_QUERY__NODE__NODE_COLUMN_REF;
     col_ref_nodes[i].column_ref = &col_refs[i];
     col_targets[i] = PG_QUERY__RES_TARGET__INIT;
+    if (columns[i] != base_columns[i])
+      col_targets[i].name = const_cast<char*>(columns[i].c_str());
     col_target_nodes[i] = PG_QUERY__NODE__INIT;
     col_target_nodes[i].node_case = PG_QUERY__NODE__NODE_RES_TARGET;
     col_target_nodes[i].res_target = &col_targets[i];
     col_target_ptrs[i] = &col_target_nodes[i];
   }
+  // RETURNING targets that name a renamed column, with their output name
+  // (deque: stable addresses).
+  std::deque<std::string> kept_names;
+  std::deque<PgQuery__ResTarget> renamed_targets;
+  std::deque<PgQuery__Node> renamed_target_nodes;
   // INSERT's column list (names) or RETURNING's targets (values).
   auto returning_targets = [&](PgQuery__Node** list, size_t n,
                                std::vector<PgQuery__Node*>* out) {
@@ -314,7 +347,25 @@ bool SessionImpl::RewriteViewDml(Plan* plan, PgError* error) {
                   t->val->column_ref->fields[t->val->column_ref->n_fields - 1]
                           ->node_case == PG_QUERY__NODE__NODE_A_STAR;
       if (!star) {
+        bool bare = t->val &&
+                    t->val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+                    (!t->name || !*t->name);
+        std::string shown_name =
+            bare ? Str(t->val->column_ref
+                           ->fields[t->val->column_ref->n_fields - 1])
+                 : "";
         if (!check_refs(t->val)) return false;
+        if (bare && shown(shown_name) && base_of(shown_name) != shown_name) {
+          // The output column keeps the view's name.
+          kept_names.push_back(shown_name);
+          renamed_targets.push_back(*t);
+          renamed_targets.back().name =
+              const_cast<char*>(kept_names.back().c_str());
+          renamed_target_nodes.push_back(*list[i]);
+          renamed_target_nodes.back().res_target = &renamed_targets.back();
+          out->push_back(&renamed_target_nodes.back());
+          continue;
+        }
         out->push_back(list[i]);
         continue;
       }
@@ -350,6 +401,10 @@ bool SessionImpl::RewriteViewDml(Plan* plan, PgError* error) {
   std::vector<PgQuery__ResTarget> insert_cols(columns.size());
   std::vector<PgQuery__Node> insert_col_nodes(columns.size());
   std::vector<PgQuery__Node*> insert_col_ptrs(columns.size());
+  // Column lists with the table's names (alive until the deparse).
+  std::deque<PgQuery__ResTarget> named_cols, set_targets;
+  std::deque<PgQuery__Node> named_col_nodes, set_nodes;
+  std::vector<PgQuery__Node*> named_col_ptrs, set_ptrs;
   if (node->node_case == PG_QUERY__NODE__NODE_INSERT_STMT) {
     ins = *node->insert_stmt;
     ins.relation = &target;
@@ -361,11 +416,17 @@ bool SessionImpl::RewriteViewDml(Plan* plan, PgError* error) {
     for (size_t i = 0; i < ins.n_cols; i++) {
       const PgQuery__ResTarget* c = ins.cols[i]->res_target;
       if (!shown(c->name)) return not_shown(c->name, c->location);
+      named_cols.push_back(*c);
+      named_cols.back().name = const_cast<char*>(base_of(c->name).c_str());
+      named_col_nodes.push_back(*ins.cols[i]);
+      named_col_nodes.back().res_target = &named_cols.back();
+      named_col_ptrs.push_back(&named_col_nodes.back());
     }
+    if (ins.n_cols) ins.cols = named_col_ptrs.data();
     if (ins.n_cols == 0) {
       for (size_t i = 0; i < columns.size(); i++) {
         insert_cols[i] = PG_QUERY__RES_TARGET__INIT;
-        insert_cols[i].name = const_cast<char*>(columns[i].c_str());
+        insert_cols[i].name = const_cast<char*>(base_columns[i].c_str());
         insert_cols[i].location = -1;
         insert_col_nodes[i] = PG_QUERY__NODE__INIT;
         insert_col_nodes[i].node_case = PG_QUERY__NODE__NODE_RES_TARGET;
@@ -392,7 +453,13 @@ bool SessionImpl::RewriteViewDml(Plan* plan, PgError* error) {
       const PgQuery__ResTarget* t = up.target_list[i]->res_target;
       if (!shown(t->name)) return not_shown(t->name, t->location);
       if (!check_refs(t->val)) return false;
+      set_targets.push_back(*t);
+      set_targets.back().name = const_cast<char*>(base_of(t->name).c_str());
+      set_nodes.push_back(*up.target_list[i]);
+      set_nodes.back().res_target = &set_targets.back();
+      set_ptrs.push_back(&set_nodes.back());
     }
+    up.target_list = set_ptrs.data();
     if (!check_refs(up.where_clause)) return false;
     up.where_clause = with_view_where(up.where_clause);
     if (!returning_targets(up.returning_list, up.n_returning_list, &returning))

@@ -31,3 +31,16 @@ PREPARE pv(text) AS UPDATE active_names SET name = $1 WHERE id = 1 RETURNING nam
 EXECUTE pv('prep');
 SELECT * FROM base ORDER BY id;
 DROP VIEW agg, dist, lim, joined, active_names, all_base; DROP TABLE base;
+-- renamed columns (and a qualified select list)
+CREATE TABLE cust (id serial PRIMARY KEY, name text, email text, secret text DEFAULT 'x');
+CREATE VIEW cv AS SELECT c.id AS cust_id, name AS customer, email FROM cust c WHERE email IS NOT NULL;
+INSERT INTO cv (customer, email) VALUES ('ann', 'a@x') RETURNING *;
+INSERT INTO cv VALUES (DEFAULT, 'bob', 'b@x') RETURNING cust_id, customer, upper(customer) AS up;
+UPDATE cv SET customer = customer || '!' WHERE cust_id = 1 RETURNING customer, cust_id;
+UPDATE cv SET email = NULL WHERE customer = 'bob' RETURNING *;
+SELECT * FROM cust ORDER BY id;
+DELETE FROM cv WHERE customer LIKE 'ann%' RETURNING cust_id;
+SELECT * FROM cust ORDER BY id;
+UPDATE cv SET name = 'x';
+INSERT INTO cv (id) VALUES (5);
+DROP VIEW cv; DROP TABLE cust;
