@@ -62,6 +62,9 @@ inline bool IsJsonAggregate(const std::string& name) {
   return name == "json_agg" || name == "jsonb_agg" ||
          name == "json_object_agg" || name == "jsonb_object_agg";
 }
+// PostgreSQL 15's quote_ident (expr_string.cc): bare when lower case and
+// not a keyword other than an unreserved one, else double-quoted.
+std::string QuoteIdent(const std::string& s);
 // stddev, variance and their _samp / _pop forms (variance.cc).
 inline bool IsVarianceAggregate(const std::string& name) {
   return name == "stddev" || name == "stddev_samp" || name == "stddev_pop" ||

@@ -360,6 +360,20 @@ void KeyError(sqlite3_context* ctx, const PgError& error) {
   sqlite3_result_error(ctx, m.c_str(), static_cast<int>(m.size()));
 }
 
+}  // namespace
+
+bool IndexKeyError(std::string_view message, PgError* out) {
+  size_t at = message.find("kova:");
+  if (at == std::string_view::npos || message.size() < at + 12 ||
+      message.substr(at + 10, 2) != ": ")
+    return false;
+  *out = Err(std::string(message.substr(at + 5, 5)).c_str(),
+             std::string(message.substr(at + 12)));
+  return true;
+}
+
+namespace {
+
 const CompiledKey* Compile(KeyCache* cache, const std::string& program,
                            PgError* error) {
   auto it = cache->programs.find(program);

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "catalog/catalog.h"
@@ -72,6 +73,11 @@ bool EvaluateIndexExpression(const IndexExpression& e,
                              const catalog::Table& table,
                              const std::vector<Value>& row, SessionHooks* hooks,
                              Value* out, PgError* error);
+
+// An index key's error as it reaches SQLite's caller inside a message
+// ("kova:SQLSTATE: message", index_expr.cc): false when `message` holds
+// none.
+bool IndexKeyError(std::string_view message, PgError* out);
 
 // Registers kova_index_key on a connection (sqlite_runtime.cc registers it
 // with the collations its keys may use: RegisterStorageFunctions).

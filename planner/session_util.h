@@ -5,6 +5,7 @@
 #include <string>
 
 #include "docstore/docstore.h"
+#include "planner/index_expr.h"
 #include "planner/planner.h"
 
 namespace kova::planner {
@@ -40,11 +41,8 @@ inline ExecuteResult Tag(std::string tag) {
 inline PgError StorageError(const docstore::Status& s) {
   // An error of a planner function SQLite ran for the store (an expression
   // index's key): "kova:SQLSTATE: message".
-  size_t at = s.message().find("kova:");
-  if (at != std::string::npos && s.message().size() >= at + 12 &&
-      s.message().compare(at + 10, 2, ": ") == 0)
-    return Err(s.message().substr(at + 5, 5).c_str(),
-               s.message().substr(at + 12));
+  PgError key_error;
+  if (IndexKeyError(s.message(), &key_error)) return key_error;
   switch (s.code()) {
     case docstore::Code::kConflict:
       return Err("40001", s.message());

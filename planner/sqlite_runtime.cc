@@ -675,11 +675,8 @@ bool SqlRuntime::Run(Compiled* c, const std::vector<Value>& params,
           Err("40001", "could not serialize access due to concurrent update");
     } else if (std::strstr(sqlite3_errmsg(db_), "integer overflow")) {
       *error = Err("22003", "bigint out of range");
-    } else if (std::strncmp(sqlite3_errmsg(db_), "kova:", 5) == 0 &&
-               std::strlen(sqlite3_errmsg(db_)) > 12) {
-      // An expression index key's error (index_expr.cc KeyError).
-      const char* m = sqlite3_errmsg(db_);
-      *error = Err(std::string(m + 5, 5).c_str(), std::string(m + 12));
+    } else if (IndexKeyError(sqlite3_errmsg(db_), error)) {
+      // An expression index key's error, raised inside the statement.
     } else {
       *error = Err("XX000",
                    std::string("internal query error: ") + sqlite3_errmsg(db_));

@@ -99,3 +99,5 @@ SELECT lower('ÉA Straße ΣΑΣ'), upper('éa straße σας ǆ'),
        initcap('éa bÉ ǆemal hello-wORLD 3rd');
 SELECT 'é' ILIKE 'É', 'ÉCOLE' ILIKE 'éc%', 'x' NOT ILIKE 'X', 'Ω' ILIKE 'ω';
 SELECT lower('İ'), upper('ı'), upper('ﬁ'), lower('ÅNGSTRÖM'), initcap('ǅ');
+-- keywords quote_ident quotes are PostgreSQL 15's (system_user is not one)
+SELECT quote_ident('system_user'), quote_ident('left'), quote_ident('select'), quote_ident('name');
