@@ -794,10 +794,12 @@ bool AnalyzeIndexExpression(SessionHooks* hooks, const catalog::Table& table,
   return Analyze(hooks, TableColumns(table), false, node, out, error);
 }
 
-bool AnalyzeIndexExpressionText(SessionHooks* hooks,
-                                const catalog::Table& table,
-                                const std::string& text, IndexExpression* out,
-                                PgError* error) {
+namespace {
+
+// A stored expression's text analysed over `table`'s columns.
+bool AnalyzeText(SessionHooks* hooks, const catalog::Table& table,
+                 const std::string& text, IndexExpression* out, PgError* error,
+                 bool index_rules) {
   std::unique_ptr<sql::ParseTree> tree;
   const PgQuery__Node* node;
   std::string syntax = alter_detail::ParseExpression(text, &tree, &node);
@@ -805,7 +807,17 @@ bool AnalyzeIndexExpressionText(SessionHooks* hooks,
     *error = Err("XX000", "unreadable index expression: " + syntax);
     return false;
   }
-  return Analyze(hooks, TableColumns(table), false, node, out, error);
+  return Analyze(hooks, TableColumns(table), false, node, out, error,
+                 index_rules);
+}
+
+}  // namespace
+
+bool AnalyzeIndexExpressionText(SessionHooks* hooks,
+                                const catalog::Table& table,
+                                const std::string& text, IndexExpression* out,
+                                PgError* error) {
+  return AnalyzeText(hooks, table, text, out, error, /*index_rules=*/true);
 }
 
 std::string IndexKeySql(const IndexExpression& e, const std::string& text,
@@ -839,15 +851,10 @@ std::string CheckExpressionText(const catalog::Table& table,
                                 const std::string& text, bool pretty,
                                 const types::TypeContext& context,
                                 const std::vector<std::string>& search_path) {
-  std::unique_ptr<sql::ParseTree> tree;
-  const PgQuery__Node* node;
-  alter_detail::ParseExpression(text, &tree, &node);
-  if (!node) return "";
   DetachedHooks hooks;
   IndexExpression e;
   PgError ignored;
-  if (!Analyze(&hooks, TableColumns(table), false, node, &e, &ignored,
-               /*index_rules=*/false))
+  if (!AnalyzeText(&hooks, table, text, &e, &ignored, /*index_rules=*/false))
     return "";
   Deparser d{e, pretty};
   d.in_lists = text.find(" IN (") != std::string::npos;
