@@ -282,6 +282,14 @@ class Session {
   // Begins a transaction that writes: takes the write lock at once (a
   // deferred transaction that reads first can meet kConflict later).
   Status BeginWrite();
+  // Parallel reads. Another session of the same store, for a helper thread.
+  Status NewReader(std::unique_ptr<Session>* reader);
+  // Begins a transaction and takes its read snapshot at once.
+  Status BeginSnapshot();
+  // Whether this session and `other` are both in a read transaction over
+  // the same snapshot of the store (the same committed state), so that
+  // rows one reads and rows the other reads belong to one state.
+  bool SharesSnapshotWith(Session& other);
   // full: a commit is on disk before it returns (synchronous_commit on);
   // otherwise it survives a process crash but may be lost in a power
   // failure (off). Never risks corruption (SQLite WAL).

@@ -70,6 +70,11 @@ const char* KovaVfsName();
 // sqlite3_file_control op on a connection's "main" file: writes the WAL's
 // queue of committed frames into the file (see vfs.cc).
 constexpr int kDrainWalOp = 0x4b6f7661;
+// sqlite3_file_control op on "main": copies the WAL-index header the
+// connection's read transaction started from (kReadSnapshotSize bytes) into
+// arg; SQLITE_NOTFOUND when it holds no read lock (vfs.cc).
+constexpr int kReadSnapshotOp = 0x4b6f7662;
+constexpr int kReadSnapshotSize = 48;
 // While one lives on a thread, that thread's reads of WAL frames the shared
 // page cache lacks are not added to it: a checkpoint reads each frame once,
 // to copy it into the database file, and caching what it read cost a fresh

@@ -11,6 +11,28 @@ namespace kova::docstore {
 // older than another writer's commit could never write.
 Status Session::BeginWrite() { return impl_->Begin(/*immediate=*/true); }
 
+Status Session::NewReader(std::unique_ptr<Session>* reader) {
+  return impl_->store()->NewSession(reader);
+}
+
+Status Session::BeginSnapshot() {
+  Status s = impl_->Begin(/*immediate=*/false);
+  // Any read of the database starts SQLite's read transaction.
+  if (s.ok()) s = impl_->Exec("SELECT 1 FROM sqlite_schema LIMIT 1");
+  return s;
+}
+
+bool Session::SharesSnapshotWith(Session& other) {
+  char mine[kReadSnapshotSize], theirs[kReadSnapshotSize];
+  return sqlite3_file_control(connection(), "main", kReadSnapshotOp, mine) ==
+             SQLITE_OK &&
+         sqlite3_file_control(other.connection(), "main", kReadSnapshotOp,
+                              theirs) == SQLITE_OK &&
+         sqlite3_txn_state(connection(), "main") == SQLITE_TXN_READ &&
+         sqlite3_txn_state(other.connection(), "main") == SQLITE_TXN_READ &&
+         std::memcmp(mine, theirs, kReadSnapshotSize) == 0;
+}
+
 Status Session::SetDurableCommits(bool full) {
   impl_->set_durable(full);
   return Status::OK();

@@ -66,7 +66,17 @@ struct ShmConnection {
   ShmNode* node = nullptr;
   uint16_t shared_mask = 0;
   uint16_t exclusive_mask = 0;
+  // The WAL-index header as it stood when this connection took a read lock
+  // (slots 3..7): SQLite checks, once the lock is held, that the header is
+  // still the one its read transaction began from, and retries otherwise,
+  // so a read transaction that began holds exactly this header. Two
+  // connections with the same header read the same snapshot.
+  bool has_read_header = false;
+  char read_header[kReadSnapshotSize];
 };
+
+// SQLite's WAL lock slots: write, checkpoint, recover, then the readers'.
+constexpr uint16_t kReadLockMask = 0xf8;
 
 std::mutex nodes_mu;
 std::unordered_map<std::string, std::unique_ptr<ShmNode>> nodes;
@@ -459,6 +469,13 @@ int FileControl(sqlite3_file* file, int op, void* arg) {
   KovaFile* f = Of(file);
   if (op == kDrainWalOp)
     return WriteOutWal(f->path && !f->pending ? f->wal : f);
+  if (op == kReadSnapshotOp) {
+    if (!f->shm) return SQLITE_NOTFOUND;
+    std::lock_guard<std::mutex> lock(f->shm->node->mu);
+    if (!f->shm->has_read_header) return SQLITE_NOTFOUND;
+    std::memcpy(arg, f->shm->read_header, kReadSnapshotSize);
+    return SQLITE_OK;
+  }
   int rc = FlushWal(f);
   if (rc != SQLITE_OK) return rc;
   rc = f->real->pMethods->xFileControl(f->real, op, arg);
@@ -526,6 +543,7 @@ int ShmLock(sqlite3_file* file, int offset, int n, int flags) {
   if (flags & SQLITE_SHM_UNLOCK) {
     me->shared_mask &= ~mask;
     me->exclusive_mask &= ~mask;
+    if (!(me->shared_mask & kReadLockMask)) me->has_read_header = false;
     return SQLITE_OK;
   }
   const bool shared = flags & SQLITE_SHM_SHARED;
@@ -540,6 +558,11 @@ int ShmLock(sqlite3_file* file, int offset, int n, int flags) {
   }
   if (shared) {
     me->shared_mask |= mask;
+    if ((mask & kReadLockMask) && !me->node->regions.empty()) {
+      std::memcpy(me->read_header, me->node->regions[0].get(),
+                  kReadSnapshotSize);
+      me->has_read_header = true;
+    }
   } else {
     me->exclusive_mask |= mask;
   }

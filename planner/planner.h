@@ -241,4 +241,8 @@ std::string MakeScramVerifier(std::string_view password);
 // collections a session may write.
 void InstallSqliteExtensions();
 
+// How many statements of this process ran as a parallel aggregate (two
+// threads over parts of one table's rows), for tests and diagnostics.
+uint64_t ParallelAggregateRuns();
+
 }  // namespace kova::planner

@@ -2312,6 +2312,7 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
   out->columns.clear();
   out->unknown_columns.clear();
   std::string select;
+  std::vector<std::string> target_sql;
   for (size_t i = 0; i < targets.size(); i++) {
     const Expr& t = *targets[i];
     ColumnDesc col;
@@ -2329,7 +2330,8 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
       col.column_number = t.attnum;
     }
     out->columns.push_back(col);
-    select += (i ? ", " : "") + Emit(t) + " AS c" + std::to_string(i);
+    target_sql.push_back(Emit(t));
+    select += (i ? ", " : "") + target_sql.back() + " AS c" + std::to_string(i);
   }
   if (targets.empty()) select = "NULL AS c_none";
   std::string sql = "SELECT ";
@@ -2440,6 +2442,17 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
   // Subqueries of the output read the grouped values.
   if (grouping_ && !ResolveOuterReferences(&sql, true, error)) return false;
   out->sql = sql;
+  // A statement's own one-row aggregate over one table may run in parallel.
+  out->partial.reset();
+  if (!parent_ && !sublink_ && !s->with_clause && s->n_from_clause == 1 &&
+      entries_.size() == 1 && entries_[0].has_doc && groups.empty() &&
+      !having_expr && !grouping_ && s->n_distinct_clause == 0 &&
+      !s->limit_count && !s->limit_offset && s->n_locking_clause == 0 &&
+      s->n_window_clause == 0 && unnest_calls_.empty() && !targets.empty() &&
+      out->fallbacks.empty())
+    out->partial =
+        PlanPartialAggregate(targets, target_sql, from, entries_[0].sql_alias,
+                             where, select, out->binds.size());
   return true;
 }
 

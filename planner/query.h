@@ -43,6 +43,24 @@ struct Fallback {
 };
 
 // One compiled SQLite statement.
+// A one-row aggregate over one collection table whose aggregates combine
+// from parts (count, sum of int2/int4, min/max of integer forms): two
+// threads can each run `sql` over ranges of the table's rows and add up
+// what they find, as PostgreSQL's parallel aggregate does
+// (parallel_aggregate.cc).
+struct PartialAggregate {
+  std::string from;  // the FROM item: the table and its alias
+  std::string rid;   // the alias's row id column, "t0.rid"
+  // The statement over the rows whose rid is in [?lo_slot, ?lo_slot + 1].
+  std::string sql;
+  int lo_slot = 0;
+  // Per output column: '+' adds (count, sum), '<' min, '>' max.
+  std::string combine;
+  // Set once a helper could not prepare `sql` (a function only the
+  // session's runtime has): the statement then always runs whole.
+  bool unsupported = false;
+};
+
 struct Compiled {
   std::string sql;
   std::vector<SqlBind> binds;
@@ -60,6 +78,8 @@ struct Compiled {
   // Reads roles or databases, which the catalog version does not cover:
   // never kept for reuse.
   bool no_cache = false;
+  // A one-row aggregate that parallel_aggregate.cc can split; null if not.
+  std::shared_ptr<PartialAggregate> partial;
   ~Compiled();
 };
 
@@ -167,6 +187,16 @@ const char* VarianceFunctionName(const std::string& aggregate, bool floats);
 // percentile_cont, percentile_disc and mode (ordered_set.cc):
 // kova_ordered_set and kova_percentile_check.
 int RegisterOrderedSetAggregates(sqlite3* db, SqlRuntime* runtime);
+
+// The PartialAggregate of a one-row aggregate SELECT over one collection
+// table (targets and their SQL, FROM item, the table's SQL alias, WHERE and
+// select list as compiled, number of bind slots); null when some target
+// does not combine from parts (parallel_aggregate.cc).
+std::shared_ptr<PartialAggregate> PlanPartialAggregate(
+    const std::vector<std::unique_ptr<Expr>>& targets,
+    const std::vector<std::string>& target_sql, const std::string& from,
+    const std::string& alias, const std::string& where,
+    const std::string& select, size_t binds);
 
 // What the compiler needs from the session.
 struct CompileContext {
@@ -481,6 +511,10 @@ class SqlRuntime {
   bool Run(Compiled* c, const std::vector<Value>& params,
            const std::function<bool(sqlite3_stmt*, PgError*)>& on_row,
            PgError* error);
+  // Binds c's constants and parameters to `stmt` (prepared from c.sql or
+  // from a statement with the same slots).
+  bool BindAll(sqlite3_stmt* stmt, const Compiled& c,
+               const std::vector<Value>& params, PgError* error);
   // Converts a result row to canonical text values.
   bool RowValues(sqlite3_stmt* stmt, const std::vector<ColumnDesc>& columns,
                  std::vector<Value>* out, PgError* error);

@@ -260,6 +260,13 @@ class SessionImpl : public Session,
   bool IsTableStatement(const PgQuery__Node* node);
   bool AnalyzeTableSelect(Plan* plan, PgError* error);
   bool RunCompiledSelect(PortalImpl* portal, PgError* error);
+  // A PartialAggregate plan over two threads (parallel_aggregate.cc);
+  // *done false when it did not run so (the caller runs it whole).
+  bool RunPartialAggregate(PortalImpl* portal, bool* done, PgError* error);
+  static int HelperProgress(void* session);
+  // The helper thread's reader session, opened at the first parallel run.
+  std::unique_ptr<docstore::Session> parallel_reader_;
+  std::atomic<bool> parallel_stop_{false};
   // Re-analyses a plan whose catalog or search_path changed since it was
   // analysed.
   bool RefreshPlan(Plan* plan, PgError* error);

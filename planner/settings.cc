@@ -117,6 +117,8 @@ const Def kDefs[] = {
      "Sets the maximum memory to be used for maintenance operations."},
     {"max_connections", "100", Kind::kInt, false, true, "1,262143",
      "Sets the maximum number of concurrent connections."},
+    {"max_parallel_workers_per_gather", "2", Kind::kInt, false, false, "0,1024",
+     "Sets the maximum number of parallel processes per executor node."},
     {"max_identifier_length", "63", Kind::kInt, false, true, "63,63",
      "Shows the maximum identifier length."},
     {"password_encryption", "scram-sha-256", Kind::kEnum, false, false,

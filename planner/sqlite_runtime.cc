@@ -608,6 +608,26 @@ bool SqlRuntime::EvalFallback(int id, int argc, sqlite3_value** argv,
   return true;
 }
 
+bool SqlRuntime::BindAll(sqlite3_stmt* stmt, const Compiled& c,
+                         const std::vector<Value>& params, PgError* error) {
+  const types::TypeContext& context = hooks_->type_context();
+  for (size_t i = 0; i < c.binds.size(); i++) {
+    const SqlBind& b = c.binds[i];
+    if (!b.is_param) {
+      BindSValue(stmt, static_cast<int>(i + 1), b.value);
+      continue;
+    }
+    Value v =
+        b.param < static_cast<int>(params.size()) ? params[b.param] : Value();
+    SValue sv;
+    if (!ToSValue(b.type == oid::kUnknown ? oid::kText : b.type, v, context,
+                  &sv, error))
+      return false;
+    BindSValue(stmt, static_cast<int>(i + 1), sv);
+  }
+  return true;
+}
+
 bool SqlRuntime::Run(Compiled* c, const std::vector<Value>& params,
                      const std::function<bool(sqlite3_stmt*, PgError*)>& on_row,
                      PgError* error) {
@@ -638,21 +658,7 @@ bool SqlRuntime::Run(Compiled* c, const std::vector<Value>& params,
     }
   } restore{this, saved, saved_params, stmt};
   sqlite3_reset(stmt);
-  const types::TypeContext& context = hooks_->type_context();
-  for (size_t i = 0; i < c->binds.size(); i++) {
-    const SqlBind& b = c->binds[i];
-    if (!b.is_param) {
-      BindSValue(stmt, static_cast<int>(i + 1), b.value);
-      continue;
-    }
-    Value v =
-        b.param < static_cast<int>(params.size()) ? params[b.param] : Value();
-    SValue sv;
-    if (!ToSValue(b.type == oid::kUnknown ? oid::kText : b.type, v, context,
-                  &sv, error))
-      return false;
-    BindSValue(stmt, static_cast<int>(i + 1), sv);
-  }
+  if (!BindAll(stmt, *c, params, error)) return false;
   current_ = c;
   params_ = &params;
   has_error_ = false;

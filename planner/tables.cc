@@ -339,6 +339,11 @@ bool SessionImpl::RunCompiledSelect(PortalImpl* portal, PgError* error) {
     return false;
   }
   if (!runtime_.Attach(storage_->connection(), error)) return false;
+  if (plan.compiled->partial && !plan.compiled->partial->unsupported) {
+    bool done = false;
+    if (!RunPartialAggregate(portal, &done, error)) return false;
+    if (done) return true;
+  }
   std::vector<Value> values;
   std::vector<Datum> encoded;
   return runtime_.Run(

@@ -1126,5 +1126,33 @@ TEST_F(StoreTest, DeleteThroughTheApi) {
   EXPECT_EQ(deleted, 0);
 }
 
+// Parallel reads: two sessions share a snapshot only when no commit came
+// between the starts of their read transactions.
+TEST_F(StoreTest, ReadersShareASnapshotUntilACommit) {
+  ASSERT_TRUE(session_->Insert("db", "c", J(R"({"n": 1})").bson()).ok());
+  std::unique_ptr<Session> reader;
+  ASSERT_TRUE(session_->NewReader(&reader).ok());
+  // Outside a read transaction there is no snapshot to share.
+  EXPECT_FALSE(session_->SharesSnapshotWith(*reader));
+  ASSERT_TRUE(session_->BeginSnapshot().ok());
+  ASSERT_TRUE(reader->BeginSnapshot().ok());
+  EXPECT_TRUE(session_->SharesSnapshotWith(*reader));
+  EXPECT_TRUE(reader->SharesSnapshotWith(*session_));
+  ASSERT_TRUE(reader->Rollback().ok());
+  EXPECT_FALSE(session_->SharesSnapshotWith(*reader));
+  // Another session commits: a read begun now sees a later state.
+  ASSERT_TRUE(Other()->Insert("db", "c", J(R"({"n": 2})").bson()).ok());
+  ASSERT_TRUE(reader->BeginSnapshot().ok());
+  EXPECT_FALSE(session_->SharesSnapshotWith(*reader));
+  ASSERT_TRUE(session_->Rollback().ok());
+  ASSERT_TRUE(session_->BeginSnapshot().ok());
+  EXPECT_TRUE(session_->SharesSnapshotWith(*reader));
+  // A session that has written holds rows no other snapshot has.
+  ASSERT_TRUE(session_->Insert("db", "c", J(R"({"n": 3})").bson()).ok());
+  EXPECT_FALSE(session_->SharesSnapshotWith(*reader));
+  ASSERT_TRUE(session_->Rollback().ok());
+  ASSERT_TRUE(reader->Rollback().ok());
+}
+
 }  // namespace
 }  // namespace kova::docstore
