@@ -346,6 +346,9 @@ class EngineImpl : public Engine {
   std::mutex mu_;  // guards admin_
   std::unique_ptr<docstore::Session> admin_;
   std::atomic<int> next_pid_{1000};
+
+ public:
+  NotificationHub notifications_;
 };
 
 }  // namespace
@@ -380,6 +383,9 @@ bool EngineDropDatabase(Engine* engine, std::string_view name, PgError* e) {
 }
 void EngineSessionEnded(Engine* engine, const std::string& database) {
   static_cast<EngineImpl*>(engine)->SessionEnded(database);
+}
+NotificationHub* EngineNotifications(Engine* engine) {
+  return &static_cast<EngineImpl*>(engine)->notifications_;
 }
 
 std::string MakeScramVerifier(std::string_view password) {

@@ -274,6 +274,7 @@ std::vector<FunctionDef> BuiltinFunctions() {
       {"setval", {T, I8, B}, I8},
       {"pg_get_serial_sequence", {T, T}, T},
       {"kova.command", {T, JB}, JB},
+      {"pg_notify", {T, T}, oid::kVoid},
       {"jsonb_set", {JB, T, JB}, JB},
       {"jsonb_set", {JB, T, JB, B}, JB},
       {"jsonb_set", {JB, 1009, JB}, JB},

@@ -423,8 +423,9 @@ std::string PrivilegeSignature(const std::vector<std::unique_ptr<Expr>>& args);
 inline bool IsSessionFunction(const std::string& name) {
   return name == "nextval" || name == "currval" || name == "lastval" ||
          name == "setval" || name == "pg_get_serial_sequence" ||
-         name == "kova.command" || IsAdvisoryLockFunction(name) ||
-         IsSystemFunction(name) || IsPrivilegeFunction(name);
+         name == "kova.command" || name == "pg_notify" ||
+         IsAdvisoryLockFunction(name) || IsSystemFunction(name) ||
+         IsPrivilegeFunction(name);
 }
 
 inline std::string Lower(std::string s) {

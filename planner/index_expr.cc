@@ -211,6 +211,7 @@ bool Immutable(const Expr& e) {
           "version",
           "pg_backend_pid",
           "pg_sleep",
+          "pg_notify",
       };
       for (const char* m : kMutable)
         if (n == m) return false;

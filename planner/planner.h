@@ -179,6 +179,13 @@ class Engine {
       std::unique_ptr<Session>* session, PgError* error) = 0;
 };
 
+// A NOTIFY delivered to a listening session.
+struct Notification {
+  int32_t pid = 0;  // the notifying session's backend pid
+  std::string channel;
+  std::string payload;
+};
+
 class Session {
  public:
   virtual ~Session() = default;
@@ -224,9 +231,18 @@ class Session {
   // Sync outside an explicit transaction block commits the implicit one.
   virtual void Sync() = 0;
 
+  // The backend process id clients see: BackendKeyData, pg_backend_pid()
+  // and the sender of a NOTIFY.
+  virtual int32_t ProcessId() = 0;
   // Interrupts the running statement (CancelRequest): it fails with 57014
   // "canceling statement due to user request". Thread-safe.
   virtual void Cancel() = 0;
+  // LISTEN: a descriptor that turns readable when a notification arrives
+  // for this session (-1 while it listens to no channel), and the
+  // notifications to send the client now (none inside a transaction block,
+  // where PostgreSQL holds them until it ends).
+  virtual int NotificationFd() = 0;
+  virtual void TakeNotifications(std::vector<Notification>* out) = 0;
   // Called once when the connection ends: rolls back what is open.
   virtual void Terminate() = 0;
 };

@@ -41,6 +41,7 @@ SessionImpl::SessionImpl(Engine* engine,
 
 SessionImpl::~SessionImpl() {
   Terminate();
+  CloseInbox();
   for (auto& [sql, stmt] : statement_cache_) sqlite3_finalize(stmt);
   EngineSessionEnded(engine_, database_);
 }
@@ -206,9 +207,11 @@ void SessionImpl::EndImplicit(bool commit) {
   DropTransactionCursors();
   if (commit && (!storage_->in_transaction() || CommitStorage().ok())) {
     settings_.OnCommit();
+    EndNotifyTransaction(true);
   } else {
     if (storage_->in_transaction()) storage_->Rollback();
     settings_.OnRollback();
+    EndNotifyTransaction(false);
   }
   ReleaseAdvisoryLocks(/*session_level=*/false);
 }
@@ -350,6 +353,7 @@ void SessionImpl::SimpleQuery(
             storage_->Rollback();
           }
         }
+        if (!in_block_ && !implicit_) EndNotifyTransaction(r.ok);
       }
     }
     on_statement_done(r);
@@ -625,6 +629,8 @@ void SessionImpl::Terminate() {
     in_block_ = implicit_ = failed_ = false;
     settings_.OnRollback();
   }
+  EndNotifyTransaction(false);
+  CloseInbox();  // a closed session listens no more
   ReleaseAdvisoryLocks(/*session_level=*/true);
   DropTempSchema();
 }
@@ -945,6 +951,9 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
                    std::string(StatementName(node)) + " is not supported yet");
       return false;
     case PG_QUERY__NODE__NODE_CLOSE_PORTAL_STMT:
+    case PG_QUERY__NODE__NODE_LISTEN_STMT:
+    case PG_QUERY__NODE__NODE_UNLISTEN_STMT:
+    case PG_QUERY__NODE__NODE_NOTIFY_STMT:
     case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
     case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
     case PG_QUERY__NODE__NODE_DISCARD_STMT:

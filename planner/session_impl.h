@@ -17,6 +17,7 @@
 #include "planner/databases.h"
 #include "planner/drop_cascade.h"
 #include "planner/expr.h"
+#include "planner/notify.h"
 #include "planner/planner.h"
 #include "planner/query.h"
 #include "planner/settings.h"
@@ -44,6 +45,8 @@ bool EngineCreateDatabase(Engine* engine, std::string_view name, PgError* e);
 bool EngineDropDatabase(Engine* engine, std::string_view name, PgError* e);
 // A session of NewSession ends (connection limits count open sessions).
 void EngineSessionEnded(Engine* engine, const std::string& database);
+// The engine's LISTEN / NOTIFY channels (notify.cc).
+NotificationHub* EngineNotifications(Engine* engine);
 std::string MakeMd5Password(std::string_view password, std::string_view user);
 
 // An analysed statement.
@@ -155,6 +158,9 @@ class SessionImpl : public Session,
                         ResultSink* sink) override;
   void Sync() override;
   void Cancel() override;
+  int NotificationFd() override;
+  int32_t ProcessId() override { return pid_; }
+  void TakeNotifications(std::vector<Notification>* out) override;
   void Terminate() override;
 
   // SessionHooks
@@ -260,6 +266,27 @@ class SessionImpl : public Session,
   bool IsTableStatement(const PgQuery__Node* node);
   bool AnalyzeTableSelect(Plan* plan, PgError* error);
   bool RunCompiledSelect(PortalImpl* portal, PgError* error);
+  // LISTEN / UNLISTEN / NOTIFY (notify.cc): what the open transaction
+  // asked for, applied when it commits.
+  struct PendingNotify {
+    struct Mark {
+      std::string name;
+      size_t notes, listens;
+    };
+    std::vector<std::pair<std::string, std::string>> notes;  // channel, payload
+    std::vector<std::pair<char, std::string>> listens;  // 'L' / 'U' ("": all)
+    std::vector<Mark> marks;                            // savepoints
+  };
+  PendingNotify pending_notify_;
+  std::shared_ptr<NotificationHub::Inbox> inbox_;  // from the first LISTEN
+  bool QueueNotify(const std::string& channel, const std::string& payload,
+                   PgError* error);
+  ExecuteResult RunListen(const PgQuery__Node* node);
+  void EndNotifyTransaction(bool commit);
+  // what: 'S' savepoint, 'X' release, 'R' rollback to.
+  void NotifySavepoint(const std::string& name, char what);
+  void CloseInbox();
+
   // A PartialAggregate plan over two threads (parallel_aggregate.cc);
   // *done false when it did not run so (the caller runs it whole).
   bool RunPartialAggregate(PortalImpl* portal, bool* done, PgError* error);

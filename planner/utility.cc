@@ -288,6 +288,10 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
       return RunGrant(node->grant_stmt);
     case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
       return RunTransaction(node->transaction_stmt, sink);
+    case PG_QUERY__NODE__NODE_LISTEN_STMT:
+    case PG_QUERY__NODE__NODE_UNLISTEN_STMT:
+    case PG_QUERY__NODE__NODE_NOTIFY_STMT:
+      return RunListen(node);
     case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT: {
       const PgQuery__VariableSetStmt* set = node->variable_set_stmt;
       if (set->is_local && !in_block_ && !implicit_) {
@@ -305,6 +309,7 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
                           "DISCARD ALL cannot run inside a transaction block"));
         }
         settings_.ResetAll();
+        pending_notify_.listens.emplace_back('U', "");  // UNLISTEN *
         sql_prepared_.clear();
         sink->DeallocateAllPrepared();
         return Tag("DISCARD ALL");
@@ -634,15 +639,18 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
       if (was_failed) {
         if (storage_->in_transaction()) storage_->Rollback();
         settings_.OnRollback();
+        EndNotifyTransaction(false);
         return Tag("ROLLBACK");
       }
       docstore::Status s =
           storage_->in_transaction() ? CommitStorage() : docstore::Status::OK();
       if (!s.ok()) {
         settings_.OnRollback();
+        EndNotifyTransaction(false);
         return Fail(StorageError(s));
       }
       settings_.OnCommit();
+      EndNotifyTransaction(true);
       return Tag("COMMIT");
     }
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK: {
@@ -657,6 +665,7 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
       ReleaseAdvisoryLocks(/*session_level=*/false);
       if (storage_->in_transaction()) storage_->Rollback();
       settings_.OnRollback();
+      EndNotifyTransaction(false);
       return Tag("ROLLBACK");
     }
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT: {
@@ -672,6 +681,7 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
       if (!s.ok()) return Fail(StorageError(s));
       savepoints_.push_back(name);
       settings_.OnSavepoint(name);
+      NotifySavepoint(name, 'S');
       return Tag("SAVEPOINT");
     }
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE:
@@ -696,12 +706,14 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
         if (!s.ok()) return Fail(StorageError(s));
         savepoints_.resize(index);
         settings_.OnReleaseSavepoint(name);
+        NotifySavepoint(name, 'X');
         return Tag("RELEASE");
       }
       docstore::Status s = storage_->RollbackToSavepoint(name);
       if (!s.ok()) return Fail(StorageError(s));
       savepoints_.resize(index + 1);
       settings_.OnRollbackToSavepoint(name);
+      NotifySavepoint(name, 'R');
       failed_ = false;
       return Tag("ROLLBACK");
     }

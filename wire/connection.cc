@@ -1,6 +1,7 @@
 #include "wire/connection.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -24,7 +25,6 @@ namespace {
 constexpr size_t kInitialOutput = 8 * 1024;
 constexpr size_t kKeepBuffer = 256 * 1024;  // shrink buffers bigger than this
 constexpr uint32_t kMaxAuthPacket = 65535;
-constexpr int32_t kFirstProcessId = 10000;
 
 std::string Quoted(std::string_view s) {
   std::string out = "\"";
@@ -80,11 +80,6 @@ bool ServerState::AcquireSlot() {
 }
 
 void ServerState::ReleaseSlot() { sessions_.fetch_sub(1); }
-
-int32_t ServerState::NextProcessId() {
-  int32_t n = next_pid_.fetch_add(1);
-  return kFirstProcessId + (n & 0x3fffffff);
-}
 
 void ServerState::CancelBackend(int32_t pid, int32_t secret) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -296,7 +291,34 @@ void Connection::ProtocolViolation(const char* message) {
   Fatal("08P01", message);
 }
 
+void Connection::WriteNotifications() {
+  std::vector<planner::Notification> notes;
+  session_->TakeNotifications(&notes);
+  MessageWriter w(&out_);
+  for (const auto& n : notes) {
+    w.Begin('A');
+    w.Int32(n.pid);
+    w.CString(n.channel);
+    w.CString(n.payload);
+    w.End();
+  }
+}
+
+void Connection::AwaitInputOrNotification(int notification_fd) {
+  while (!closing_) {
+    pollfd fds[2] = {{fd_, POLLIN, 0}, {notification_fd, POLLIN, 0}};
+    int n = ::poll(fds, 2, -1);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 || fds[0].revents) return;  // input, EOF or an error: read it
+    if (fds[1].revents) {
+      WriteNotifications();
+      Flush();
+    }
+  }
+}
+
 void Connection::ReadyForQuery() {
+  if (session_->NotificationFd() >= 0) WriteNotifications();
   MessageWriter w(&out_);
   w.Begin('Z');
   w.Int8(static_cast<uint8_t>(session_->TransactionStatus()));
@@ -327,6 +349,13 @@ void Connection::Run() {
         break;
       }
       char type;
+      // A listening session, idle between transactions: notifications go
+      // out while it waits for the client.
+      if (in_len_ == in_pos_) {
+        int notification_fd = session_->NotificationFd();
+        if (notification_fd >= 0 && session_->TransactionStatus() == 'I')
+          AwaitInputOrNotification(notification_fd);
+      }
       if (!ReadMessage(&type, &msg_, false)) {
         if (state_->stopping())
           Fatal("57P01", "terminating connection due to administrator command");
@@ -519,7 +548,7 @@ bool Connection::Startup() {
     session_.reset();
     return false;
   }
-  pid_ = state_->NextProcessId();
+  pid_ = session_->ProcessId();
   RandomBytes(&secret_, sizeof secret_);
   MessageWriter w(&out_);
   for (const auto& [name, value] : session_->ReportedSettings()) {

@@ -49,7 +49,6 @@ class ServerState {
   bool AcquireSlot();
   void ReleaseSlot();
 
-  int32_t NextProcessId();
   // CancelRequest: cancels the running statement of the matching session.
   void CancelBackend(int32_t pid, int32_t secret);
   // Called by a connection once its session may be cancelled / no longer.
@@ -67,7 +66,6 @@ class ServerState {
   HbaConfig hba_;
   std::atomic<bool> stopping_{false};
   std::atomic<int> sessions_{0};
-  std::atomic<int32_t> next_pid_{0};
   std::mutex mu_;
   std::condition_variable cv_;
   std::unordered_set<Connection*> connections_;
@@ -125,6 +123,10 @@ class Connection : private planner::ResultSink {
   void SendError(const planner::PgError& e, char type = 'E');
   void SendErrorMsg(const char* sqlstate, const std::string& message);
   void ReadyForQuery();
+  // LISTEN: NotificationResponse messages for what the session holds, and
+  // the wait for the client's next message that sends them as they come.
+  void WriteNotifications();
+  void AwaitInputOrNotification(int notification_fd);
   void ProtocolViolation(const char* message);
   void HandleQuery(std::string_view body);
   bool HandleParse(std::string_view body);

@@ -70,6 +70,52 @@ def named_cursor():
 
 t.step("named cursor", named_cursor)
 t.step("autocommit", lambda: (setattr(conn, "autocommit", True), q("SELECT 'ac'"), conn.get_transaction_status(), setattr(conn, "autocommit", False))[1:3])
+
+
+def listen_notify():
+    """Two sessions: one LISTENs and waits without sending anything, the
+    other NOTIFYs in autocommit and inside a transaction block."""
+    import select
+    import time
+    listener = psycopg2.connect(host=host, port=port, user="postgres", dbname="postgres")
+    talker = psycopg2.connect(host=host, port=port, user="postgres", dbname="postgres")
+    listener.autocommit = True
+    talker.autocommit = True
+    listener.cursor().execute("LISTEN jobs")
+    listener.cursor().execute("LISTEN other")
+    tc = talker.cursor()
+    got = []
+
+    def wait(n, seconds):
+        deadline = time.time() + seconds
+        while len(got) < n and time.time() < deadline:
+            if select.select([listener], [], [], 0.2)[0]:
+                listener.poll()
+                while listener.notifies:
+                    m = listener.notifies.pop(0)
+                    got.append([m.channel, m.payload, m.pid == talker.get_backend_pid()])
+
+    tc.execute("NOTIFY jobs, 'first'")
+    tc.execute("SELECT pg_notify('jobs', 'second')")
+    tc.execute("NOTIFY nobody, 'unheard'")
+    wait(2, 5)
+    before_block = len(got)
+    tc.execute("BEGIN")
+    tc.execute("NOTIFY jobs, 'held'")
+    tc.execute("NOTIFY other")
+    wait(3, 0.5)  # nothing arrives before COMMIT
+    held = len(got) - before_block
+    tc.execute("COMMIT")
+    wait(4, 5)
+    listener.cursor().execute("UNLISTEN *")
+    tc.execute("NOTIFY jobs, 'after unlisten'")
+    wait(5, 0.5)
+    listener.close()
+    talker.close()
+    return {"got": got, "held_before_commit": held}
+
+
+t.step("listen/notify", listen_notify)
 t.step("create table", lambda: (q("CREATE TABLE pg2_items (id serial PRIMARY KEY, name text, price numeric(8,2))"), conn.commit())[0], needs=["tables"])
 t.step("insert returning", lambda: (q("INSERT INTO pg2_items (name, price) VALUES (%s, %s), (%s, %s) RETURNING id", ("kettle", decimal.Decimal("19.99"), "mug", decimal.Decimal("4.50"))), conn.commit())[0], needs=["tables"])
 t.step("select table", lambda: q("SELECT id, name, price FROM pg2_items ORDER BY id"), needs=["tables"])
