@@ -5,8 +5,10 @@
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
+#include <chrono>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include "planner/session_impl.h"
 
@@ -349,6 +351,9 @@ class EngineImpl : public Engine {
 
  public:
   NotificationHub notifications_;
+  // pg_stat_activity: the open sessions by pid.
+  std::mutex activity_mu_;
+  std::map<int, SessionImpl*> activity_;
 };
 
 }  // namespace
@@ -378,14 +383,66 @@ bool EngineDropRole(Engine* engine, std::string_view name, PgError* e) {
 bool EngineCreateDatabase(Engine* engine, std::string_view name, PgError* e) {
   return static_cast<EngineImpl*>(engine)->CreateDatabase(name, e);
 }
-bool EngineDropDatabase(Engine* engine, std::string_view name, PgError* e) {
-  return static_cast<EngineImpl*>(engine)->DropDatabase(name, e);
+bool EngineDropDatabase(Engine* engine, std::string_view name, bool force,
+                        PgError* e) {
+  auto* engine_impl = static_cast<EngineImpl*>(engine);
+  // As PostgreSQL's CountOtherDBBackends: the other sessions get up to five
+  // seconds to end (a client that just disconnected, or one FORCE ended)
+  // before the database counts as in use.
+  size_t others = 0;
+  for (int wait = 0; wait < 500; wait++) {
+    others = 0;
+    {
+      std::lock_guard<std::mutex> lock(engine_impl->activity_mu_);
+      for (const auto& [pid, session] : engine_impl->activity_) {
+        if (session->database() != name) continue;
+        others++;
+        if (force && wait == 0) session->Signal(/*terminate=*/true);
+      }
+    }
+    if (others == 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (others > 0) {
+    e->sqlstate = "55006";
+    e->message = "database \"" + std::string(name) +
+                 "\" is being accessed by other users";
+    e->detail = others == 1 ? "There is 1 other session using the database."
+                            : "There are " + std::to_string(others) +
+                                  " other sessions using the database.";
+    return false;
+  }
+  return engine_impl->DropDatabase(name, e);
 }
 void EngineSessionEnded(Engine* engine, const std::string& database) {
   static_cast<EngineImpl*>(engine)->SessionEnded(database);
 }
 NotificationHub* EngineNotifications(Engine* engine) {
   return &static_cast<EngineImpl*>(engine)->notifications_;
+}
+void EngineAddActivity(Engine* engine, int pid, SessionImpl* session) {
+  auto* e = static_cast<EngineImpl*>(engine);
+  std::lock_guard<std::mutex> lock(e->activity_mu_);
+  e->activity_[pid] = session;
+}
+void EngineRemoveActivity(Engine* engine, int pid) {
+  auto* e = static_cast<EngineImpl*>(engine);
+  std::lock_guard<std::mutex> lock(e->activity_mu_);
+  e->activity_.erase(pid);
+}
+std::string EngineActivityLines(Engine* engine) {
+  auto* e = static_cast<EngineImpl*>(engine);
+  std::lock_guard<std::mutex> lock(e->activity_mu_);
+  std::string lines;
+  for (const auto& [pid, session] : e->activity_)
+    lines += session->ActivityLine();
+  return lines;
+}
+bool EngineSignalBackend(Engine* engine, int pid, bool terminate) {
+  auto* e = static_cast<EngineImpl*>(engine);
+  std::lock_guard<std::mutex> lock(e->activity_mu_);
+  auto it = e->activity_.find(pid);
+  return it != e->activity_.end() && it->second->Signal(terminate);
 }
 
 std::string MakeScramVerifier(std::string_view password) {

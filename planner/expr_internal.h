@@ -424,8 +424,9 @@ inline bool IsSessionFunction(const std::string& name) {
   return name == "nextval" || name == "currval" || name == "lastval" ||
          name == "setval" || name == "pg_get_serial_sequence" ||
          name == "kova.command" || name == "pg_notify" ||
-         IsAdvisoryLockFunction(name) || IsSystemFunction(name) ||
-         IsPrivilegeFunction(name);
+         name == "pg_cancel_backend" || name == "pg_terminate_backend" ||
+         name == "kova_activity_rows" || IsAdvisoryLockFunction(name) ||
+         IsSystemFunction(name) || IsPrivilegeFunction(name);
 }
 
 inline std::string Lower(std::string s) {

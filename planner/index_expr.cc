@@ -212,6 +212,8 @@ bool Immutable(const Expr& e) {
           "pg_backend_pid",
           "pg_sleep",
           "pg_notify",
+          "pg_cancel_backend",
+          "pg_terminate_backend",
       };
       for (const char* m : kMutable)
         if (n == m) return false;

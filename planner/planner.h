@@ -234,6 +234,9 @@ class Session {
   // The backend process id clients see: BackendKeyData, pg_backend_pid()
   // and the sender of a NOTIFY.
   virtual int32_t ProcessId() = 0;
+  // pg_terminate_backend: how the connection is ended (the wire shuts its
+  // socket's read side); null to clear. Thread-safe.
+  virtual void SetTerminateHook(std::function<void()> hook) = 0;
   // Interrupts the running statement (CancelRequest): it fails with 57014
   // "canceling statement due to user request". Thread-safe.
   virtual void Cancel() = 0;

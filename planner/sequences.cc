@@ -502,6 +502,9 @@ bool SessionImpl::CallSessionFunction(const std::string& name,
                                       Value* out, PgError* error) {
   if (expr_detail::IsSystemFunction(name))
     return CallSystemFunction(name, args, out, error);
+  if (name == "pg_cancel_backend" || name == "pg_terminate_backend" ||
+      name == "kova_activity_rows")
+    return CallActivityFunction(name, args, out, error);
   if (name == "pg_notify") {  // not strict: a NULL payload is empty
     if (!QueueNotify(args[0] ? *args[0] : "", args[1] ? *args[1] : "", error))
       return false;

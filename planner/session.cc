@@ -37,9 +37,13 @@ SessionImpl::SessionImpl(Engine* engine,
       superuser_(superuser),
       server_version_(std::move(server_version)),
       pid_(pid),
-      settings_(server_version_, user_, superuser) {}
+      settings_(server_version_, user_, superuser) {
+  ReportActivity(false, "", 0);
+  EngineAddActivity(engine_, pid_, this);
+}
 
 SessionImpl::~SessionImpl() {
+  EngineRemoveActivity(engine_, pid_);
   Terminate();
   CloseInbox();
   for (auto& [sql, stmt] : statement_cache_) sqlite3_finalize(stmt);
@@ -277,8 +281,18 @@ bool SessionImpl::ParseCached(std::string_view text,
 void SessionImpl::SimpleQuery(
     std::string_view text, ResultSink* sink,
     const std::function<void(const ExecuteResult&)>& on_statement_done) {
-  user_types::ScopedSource type_source(this);
+  // The query's start: statement_timestamp() of its first statement, and
+  // pg_stat_activity's query_start.
   statement_start_ = NowMicros();
+  ReportActivity(true, text, statement_start_);
+  RunSimpleQuery(text, sink, on_statement_done);
+  ReportActivity(false, text, 0);
+}
+
+void SessionImpl::RunSimpleQuery(
+    std::string_view text, ResultSink* sink,
+    const std::function<void(const ExecuteResult&)>& on_statement_done) {
+  user_types::ScopedSource type_source(this);
   cancel_ = false;
   // A SELECT translated before under the same shape runs without being
   // parsed and analysed again (query_cache.cc).
@@ -308,7 +322,7 @@ void SessionImpl::SimpleQuery(
   size_t count = cached ? 1 : tree->size();
   bool multi = count > 1;
   for (size_t i = 0; i < count; i++) {
-    statement_start_ = NowMicros();
+    if (i > 0) statement_start_ = NowMicros();
     std::shared_ptr<Plan> plan = cached;
     if (!plan) {
       plan = std::make_shared<Plan>();
@@ -473,6 +487,7 @@ ExecuteResult SessionImpl::Execute(Portal* portal, int64_t max_rows,
                                    ResultSink* sink) {
   user_types::ScopedSource type_source(this);
   auto* p = static_cast<PortalImpl*>(portal);
+  ReportActivity(true, p->plan->text, NowMicros());
   if (failed_ && (!p->plan->node || !IsTransactionExit(p->plan->node))) {
     return Fail(Err("25P02",
                     "current transaction is aborted, commands ignored until "
@@ -489,6 +504,7 @@ ExecuteResult SessionImpl::Execute(Portal* portal, int64_t max_rows,
 
 void SessionImpl::Sync() {
   if (implicit_) EndImplicit(/*commit=*/true);
+  ReportActivity(false, "", 0);
 }
 
 void SessionImpl::Cancel() {

@@ -42,11 +42,20 @@ bool EngineFindRole(Engine* engine, std::string_view name, RoleRecord* role);
 bool EngineUpdateRole(Engine* engine, const RoleRecord& role, PgError* e);
 bool EngineDropRole(Engine* engine, std::string_view name, PgError* e);
 bool EngineCreateDatabase(Engine* engine, std::string_view name, PgError* e);
-bool EngineDropDatabase(Engine* engine, std::string_view name, PgError* e);
+// Fails with 55006 while other sessions use the database, unless `force`
+// ends them first (DROP DATABASE ... WITH (FORCE)).
+bool EngineDropDatabase(Engine* engine, std::string_view name, bool force,
+                        PgError* e);
 // A session of NewSession ends (connection limits count open sessions).
 void EngineSessionEnded(Engine* engine, const std::string& database);
 // The engine's LISTEN / NOTIFY channels (notify.cc).
 NotificationHub* EngineNotifications(Engine* engine);
+// pg_stat_activity: the sessions of the engine (activity.cc).
+class SessionImpl;
+void EngineAddActivity(Engine* engine, int pid, SessionImpl* session);
+void EngineRemoveActivity(Engine* engine, int pid);
+std::string EngineActivityLines(Engine* engine);
+bool EngineSignalBackend(Engine* engine, int pid, bool terminate);
 std::string MakeMd5Password(std::string_view password, std::string_view user);
 
 // An analysed statement.
@@ -146,6 +155,9 @@ class SessionImpl : public Session,
   void SimpleQuery(std::string_view text, ResultSink* sink,
                    const std::function<void(const ExecuteResult&)>&
                        on_statement_done) override;
+  void RunSimpleQuery(
+      std::string_view text, ResultSink* sink,
+      const std::function<void(const ExecuteResult&)>& on_statement_done);
   bool Parse(std::string_view text, const std::vector<uint32_t>& param_types,
              std::unique_ptr<PreparedStatement>* statement,
              PgError* error) override;
@@ -160,6 +172,7 @@ class SessionImpl : public Session,
   void Cancel() override;
   int NotificationFd() override;
   int32_t ProcessId() override { return pid_; }
+  void SetTerminateHook(std::function<void()> hook) override;
   void TakeNotifications(std::vector<Notification>* out) override;
   void Terminate() override;
 
@@ -266,6 +279,31 @@ class SessionImpl : public Session,
   bool IsTableStatement(const PgQuery__Node* node);
   bool AnalyzeTableSelect(Plan* plan, PgError* error);
   bool RunCompiledSelect(PortalImpl* portal, PgError* error);
+  // pg_stat_activity (activity.cc): what this session does, read by
+  // others under activity_mu_.
+  struct Activity {
+    std::string state = "idle", query, usename, application_name;
+    int64_t backend_start = 0, xact_start = 0, query_start = 0,
+            state_change = 0;  // Unix microseconds, 0: none
+  };
+  std::mutex activity_mu_;
+  Activity activity_;
+  std::function<void()> terminate_hook_;
+  // active: a statement starts (its text, Unix microseconds); else the
+  // session waits for its client.
+  void ReportActivity(bool active, std::string_view query, int64_t start);
+  bool CallActivityFunction(const std::string& name,
+                            const std::vector<Value>& args, Value* out,
+                            PgError* error);
+
+ public:
+  // Its pg_stat_activity line (activity.cc), and pg_cancel_backend /
+  // pg_terminate_backend on it; for the engine.
+  std::string ActivityLine();
+  const std::string& database() const { return database_; }
+  bool Signal(bool terminate);
+
+ private:
   // LISTEN / UNLISTEN / NOTIFY (notify.cc): what the open transaction
   // asked for, applied when it commits.
   struct PendingNotify {

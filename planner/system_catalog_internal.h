@@ -152,6 +152,8 @@ const std::vector<Relation>& InfoRelations();
 // Row producers (system_rows.cc, system_type_rows.cc,
 // system_info_schema.cc).
 void ClassRows(const Source& s, std::vector<Row>* rows);
+// pg_stat_activity from kova_activity_rows's lines (activity.cc).
+void ActivityRows(const std::string& lines, std::vector<Row>* rows);
 void NamespaceRows(const Source& s, std::vector<Row>* rows);
 void AmRows(const Source& s, std::vector<Row>* rows);
 void DatabaseRows(const Source& s, std::vector<Row>* rows);

@@ -100,6 +100,16 @@ bool QueryCompiler::AddSystemRelation(const PgQuery__RangeVar* rv,
     for (QueryCompiler* c = this; c; c = c->parent_)
       if (c->out_) c->out_->no_cache = true;
   }
+  if (std::string_view(rel->name) == "pg_stat_activity") {
+    // The sessions as they are now: the plan is not kept.
+    Value lines;
+    if (!context_->hooks || !context_->hooks->CallSessionFunction(
+                                "kova_activity_rows", {}, &lines, error))
+      return false;
+    if (lines) ActivityRows(*lines, &rows);
+    for (QueryCompiler* c = this; c; c = c->parent_)
+      if (c->out_) c->out_->no_cache = true;
+  }
   if (std::string_view(rel->name) == "columns") {
     std::string counters;
     if (!context_->collection_table("admin.counters", &counters, error))

@@ -138,6 +138,66 @@ void SettingRows(const std::string& lines, std::vector<Row>* rows) {
   }
 }
 
+void ActivityRows(const std::string& lines, std::vector<Row>* rows) {
+  size_t start = 0;
+  while (start < lines.size()) {
+    size_t end = lines.find('\n', start);
+    if (end == std::string::npos) end = lines.size();
+    std::vector<std::string> f;
+    size_t at = start;
+    while (true) {
+      size_t tab = lines.find('\t', at);
+      if (tab == std::string::npos || tab > end) {
+        f.push_back(lines.substr(at, end - at));
+        break;
+      }
+      f.push_back(lines.substr(at, tab - at));
+      at = tab + 1;
+    }
+    start = end + 1;
+    if (f.size() != 10) continue;
+    // datname, pid, usename, application_name, backend_start, xact_start,
+    // query_start, state_change, state, query.
+    auto micros = [](const std::string& v) {
+      return v.empty() ? kNull : Int(std::stoll(v));
+    };
+    for (std::string& v : f) {  // activity.cc's escapes
+      std::string plain;
+      for (size_t i = 0; i < v.size(); i++) {
+        if (v[i] != '\\' || i + 1 == v.size()) {
+          plain += v[i];
+          continue;
+        }
+        char c = v[++i];
+        plain += c == 't' ? '\t' : c == 'n' ? '\n' : c;
+      }
+      v = std::move(plain);
+    }
+    rows->push_back({Int(DatabaseOid(f[0])),
+                     Text(f[0]),
+                     Int(std::stoll(f[1])),
+                     kNull,
+                     Int(RoleOid(f[2])),
+                     Text(f[2]),
+                     Text(f[3]),
+                     kNull,
+                     kNull,
+                     Int(-1),
+                     micros(f[4]),
+                     micros(f[5]),
+                     micros(f[6]),
+                     micros(f[7]),
+                     kNull,
+                     kNull,
+                     Text(f[8]),
+                     kNull,
+                     kNull,
+                     kNull,
+                     Text(f[9]),
+                     Text("client backend")});
+  }
+}
+
 void CollationRows(const Source&, std::vector<Row>* rows) {
   rows->push_back({Int(100), Text("default"), Int(kPgCatalogNamespace),
                    Int(kBootstrapSuperuser), Text("d"), Bool(true), Int(-1),

@@ -432,8 +432,21 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
         }
         return Fail(Err("3D000", "database \"" + name + "\" does not exist"));
       }
+      // WITH (FORCE) ends the other sessions of the database first.
+      bool force = false;
+      for (size_t i = 0; i < node->dropdb_stmt->n_options; i++) {
+        const PgQuery__DefElem* d = node->dropdb_stmt->options[i]->def_elem;
+        if (std::string_view(d->defname) == "force") {
+          force = true;
+        } else {
+          return Fail(Err("42601",
+                          "unrecognized DROP DATABASE option \"" +
+                              std::string(d->defname) + "\"",
+                          d->location));
+        }
+      }
       PgError e;
-      if (!EngineDropDatabase(engine_, name, &e)) return Fail(e);
+      if (!EngineDropDatabase(engine_, name, force, &e)) return Fail(e);
       return Tag("DROP DATABASE");
     }
     case PG_QUERY__NODE__NODE_CREATE_ROLE_STMT:

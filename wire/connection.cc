@@ -343,8 +343,13 @@ void Connection::ReportChanges() {
 void Connection::Run() {
   if (Startup()) {
     state_->SetCancelable(this, true);
+    // pg_terminate_backend: the blocked read ends, and the loop says why.
+    session_->SetTerminateHook([this] {
+      terminated_ = true;
+      Interrupt(/*hard=*/false);
+    });
     while (!closing_) {
-      if (state_->stopping()) {
+      if (state_->stopping() || terminated_) {
         Fatal("57P01", "terminating connection due to administrator command");
         break;
       }
@@ -357,7 +362,7 @@ void Connection::Run() {
           AwaitInputOrNotification(notification_fd);
       }
       if (!ReadMessage(&type, &msg_, false)) {
-        if (state_->stopping())
+        if (state_->stopping() || terminated_)
           Fatal("57P01", "terminating connection due to administrator command");
         break;
       }
@@ -410,6 +415,7 @@ void Connection::Run() {
       }
     }
     state_->SetCancelable(this, false);
+    session_->SetTerminateHook(nullptr);
   }
   Flush();
   if (session_) session_->Terminate();

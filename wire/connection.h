@@ -162,6 +162,7 @@ class Connection : private planner::ResultSink {
   int fd_;
   IpAddress peer_;
   int32_t pid_ = 0;
+  std::atomic<bool> terminated_{false};  // by pg_terminate_backend
   int32_t secret_ = 0;
   bool has_slot_ = false;
   std::atomic<bool> broken_{false};  // socket failed: stop writing

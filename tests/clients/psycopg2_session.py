@@ -116,6 +116,78 @@ def listen_notify():
 
 
 t.step("listen/notify", listen_notify)
+
+
+def terminate_backend():
+    """pg_stat_activity lists another session under the pid libpq was
+    given; pg_terminate_backend ends it."""
+    import time
+    admin = psycopg2.connect(host=host, port=port, user="postgres", dbname="postgres")
+    victim = psycopg2.connect(host=host, port=port, user="postgres", dbname="postgres",
+                              application_name="victim")
+    admin.autocommit = True
+    victim.autocommit = True
+    pid = victim.get_backend_pid()
+    vc = victim.cursor()
+    vc.execute("SELECT pg_backend_pid()")
+    same_pid = vc.fetchone()[0] == pid
+    ac = admin.cursor()
+    ac.execute("SELECT application_name, state, query FROM pg_stat_activity WHERE pid = %s", (pid,))
+    listed = ac.fetchall()
+    ac.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    terminated = ac.fetchone()[0]
+    time.sleep(0.2)
+    try:
+        vc.execute("SELECT 1")
+        outcome = "still open"
+    except psycopg2.OperationalError:
+        outcome = "closed"
+    gone = False
+    for _ in range(50):
+        ac.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", (pid,))
+        if ac.fetchone()[0] == 0:
+            gone = True
+            break
+        time.sleep(0.05)
+    admin.close()
+    return {"same_pid": same_pid, "listed": listed, "terminated": terminated,
+            "victim": outcome, "gone": gone}
+
+
+t.step("pg_terminate_backend", terminate_backend)
+
+
+def drop_database_in_use():
+    """DROP DATABASE refuses a database another session uses; WITH (FORCE)
+    ends that session and drops it."""
+    import time
+    admin = psycopg2.connect(host=host, port=port, user="postgres", dbname="postgres")
+    admin.autocommit = True
+    ac = admin.cursor()
+    ac.execute("DROP DATABASE IF EXISTS pg2_inuse")
+    ac.execute("CREATE DATABASE pg2_inuse")
+    user = psycopg2.connect(host=host, port=port, user="postgres", dbname="pg2_inuse")
+    user.autocommit = True
+    user.cursor().execute("SELECT 1")
+    try:
+        ac.execute("DROP DATABASE pg2_inuse")
+        refused = None
+    except psycopg2.Error as e:
+        refused = [e.pgcode, e.diag.message_primary, e.diag.message_detail]
+    ac.execute("DROP DATABASE pg2_inuse WITH (FORCE)")
+    time.sleep(0.1)
+    try:
+        user.cursor().execute("SELECT 1")
+        outcome = "still open"
+    except psycopg2.OperationalError:
+        outcome = "closed"
+    ac.execute("SELECT count(*) FROM pg_database WHERE datname = 'pg2_inuse'")
+    left = ac.fetchone()[0]
+    admin.close()
+    return {"refused": refused, "user": outcome, "left": left}
+
+
+t.step("drop database in use", drop_database_in_use)
 t.step("create table", lambda: (q("CREATE TABLE pg2_items (id serial PRIMARY KEY, name text, price numeric(8,2))"), conn.commit())[0], needs=["tables"])
 t.step("insert returning", lambda: (q("INSERT INTO pg2_items (name, price) VALUES (%s, %s), (%s, %s) RETURNING id", ("kettle", decimal.Decimal("19.99"), "mug", decimal.Decimal("4.50"))), conn.commit())[0], needs=["tables"])
 t.step("select table", lambda: q("SELECT id, name, price FROM pg2_items ORDER BY id"), needs=["tables"])
