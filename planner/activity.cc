@@ -65,6 +65,12 @@ void SessionImpl::ReportActivity(bool active, std::string_view query,
   }
 }
 
+void SessionImpl::SetClientAddress(std::string address, int port) {
+  std::lock_guard<std::mutex> lock(activity_mu_);
+  activity_.client_addr = std::move(address);
+  activity_.client_port = port;
+}
+
 void SessionImpl::SetTerminateHook(std::function<void()> hook) {
   std::lock_guard<std::mutex> lock(activity_mu_);
   terminate_hook_ = std::move(hook);
@@ -73,13 +79,14 @@ void SessionImpl::SetTerminateHook(std::function<void()> hook) {
 std::string SessionImpl::ActivityLine() {
   std::lock_guard<std::mutex> lock(activity_mu_);
   // datname, pid, usename, application_name, backend_start, xact_start,
-  // query_start, state_change, state, query.
+  // query_start, state_change, state, query, client_addr, client_port.
   return Field(database_) + '\t' + std::to_string(pid_) + '\t' +
          Field(activity_.usename) + '\t' + Field(activity_.application_name) +
          '\t' + Micros(activity_.backend_start) + '\t' +
          Micros(activity_.xact_start) + '\t' + Micros(activity_.query_start) +
          '\t' + Micros(activity_.state_change) + '\t' + activity_.state + '\t' +
-         Field(activity_.query) + '\n';
+         Field(activity_.query) + '\t' + activity_.client_addr + '\t' +
+         std::to_string(activity_.client_port) + '\n';
 }
 
 bool SessionImpl::Signal(bool terminate) {

@@ -237,6 +237,9 @@ class Session {
   // pg_terminate_backend: how the connection is ended (the wire shuts its
   // socket's read side); null to clear. Thread-safe.
   virtual void SetTerminateHook(std::function<void()> hook) = 0;
+  // The client's address and port, for pg_stat_activity ("" and -1 when
+  // not over TCP).
+  virtual void SetClientAddress(std::string address, int port) = 0;
   // Interrupts the running statement (CancelRequest): it fails with 57014
   // "canceling statement due to user request". Thread-safe.
   virtual void Cancel() = 0;

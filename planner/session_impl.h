@@ -173,6 +173,7 @@ class SessionImpl : public Session,
   int NotificationFd() override;
   int32_t ProcessId() override { return pid_; }
   void SetTerminateHook(std::function<void()> hook) override;
+  void SetClientAddress(std::string address, int port) override;
   void TakeNotifications(std::vector<Notification>* out) override;
   void Terminate() override;
 
@@ -283,6 +284,8 @@ class SessionImpl : public Session,
   // others under activity_mu_.
   struct Activity {
     std::string state = "idle", query, usename, application_name;
+    std::string client_addr;  // "": none
+    int client_port = -1;
     int64_t backend_start = 0, xact_start = 0, query_start = 0,
             state_change = 0;  // Unix microseconds, 0: none
   };

@@ -342,7 +342,7 @@ const std::vector<Relation>& Relations() {
       // A view in PostgreSQL; its rows are the session's settings (see
       // AddSystemRelation).
       // client_addr and backend_xid / backend_xmin are inet and xid in
-      // PostgreSQL, types Kova lacks; they are text here, and NULL.
+      // PostgreSQL, types Kova lacks: they are text here (the xids NULL).
       {"pg_stat_activity",
        0,
        {{"datid", O},

@@ -155,9 +155,9 @@ void ActivityRows(const std::string& lines, std::vector<Row>* rows) {
       at = tab + 1;
     }
     start = end + 1;
-    if (f.size() != 10) continue;
+    if (f.size() != 12) continue;
     // datname, pid, usename, application_name, backend_start, xact_start,
-    // query_start, state_change, state, query.
+    // query_start, state_change, state, query, client_addr, client_port.
     auto micros = [](const std::string& v) {
       return v.empty() ? kNull : Int(std::stoll(v));
     };
@@ -180,9 +180,9 @@ void ActivityRows(const std::string& lines, std::vector<Row>* rows) {
                      Int(RoleOid(f[2])),
                      Text(f[2]),
                      Text(f[3]),
+                     f[10].empty() ? kNull : Text(f[10]),
                      kNull,
-                     kNull,
-                     Int(-1),
+                     Int(std::stoll(f[11])),
                      micros(f[4]),
                      micros(f[5]),
                      micros(f[6]),

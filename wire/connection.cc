@@ -1,6 +1,7 @@
 #include "wire/connection.h"
 
 #include <errno.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -555,6 +556,18 @@ bool Connection::Startup() {
     return false;
   }
   pid_ = session_->ProcessId();
+  {
+    sockaddr_storage addr{};
+    socklen_t len = sizeof addr;
+    int port = -1;
+    if (getpeername(fd_, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+      if (addr.ss_family == AF_INET)
+        port = ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
+      else if (addr.ss_family == AF_INET6)
+        port = ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port);
+    }
+    session_->SetClientAddress(peer_.family ? peer_.ToString() : "", port);
+  }
   RandomBytes(&secret_, sizeof secret_);
   MessageWriter w(&out_);
   for (const auto& [name, value] : session_->ReportedSettings()) {

@@ -1,8 +1,9 @@
 -- pg_stat_activity: this session's own row, and pg_cancel_backend /
--- pg_terminate_backend on process ids that are not backends. (client_addr
--- and client_port are left out: they depend on how psql connected.)
+-- pg_terminate_backend on process ids that are not backends. (psql comes
+-- over TCP from 127.0.0.1; its port changes from run to run.)
 SELECT datname, usename, application_name, state, query, backend_type,
        leader_pid, wait_event_type, wait_event, query_id,
+       client_addr, client_port > 0 AS client_port,
        usesysid = (SELECT oid FROM pg_roles WHERE rolname = current_user) AS own_role,
        datid = (SELECT oid FROM pg_database WHERE datname = current_database()) AS own_database,
        backend_start <= query_start AS started_before,
