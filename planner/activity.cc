@@ -51,7 +51,10 @@ void SessionImpl::ReportActivity(bool active, std::string_view query,
     activity_.query.assign(query.data(), query.size());
     activity_.query_start = now;
     activity_.usename = user_;
-    activity_.application_name = settings_.Get("application_name");
+    if (activity_settings_generation_ != settings_.generation()) {
+      activity_.application_name = settings_.Get("application_name");
+      activity_settings_generation_ = settings_.generation();
+    }
   }
   // xact_start is now() of the transaction: its BEGIN's start in a block,
   // the statement's own start outside one.

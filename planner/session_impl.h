@@ -292,6 +292,8 @@ class SessionImpl : public Session,
   std::mutex activity_mu_;
   Activity activity_;
   std::function<void()> terminate_hook_;
+  // The settings generation activity_.application_name was read at.
+  uint64_t activity_settings_generation_ = ~uint64_t{0};
   // active: a statement starts (its text, Unix microseconds); else the
   // session waits for its client.
   void ReportActivity(bool active, std::string_view query, int64_t start);

@@ -56,6 +56,8 @@ struct Source {
   std::map<std::string, Grants> grants;
 };
 
+// The tab-separated fields of each line of a session function's rows.
+std::vector<std::vector<std::string>> SplitLines(const std::string& lines);
 // Source::grants from kova_acl_rows's lines.
 void ParseGrants(const std::string& lines, std::map<std::string, Grants>* out);
 // An aclitem[] literal: the owner's default privileges (`owner_privs`),

@@ -90,23 +90,17 @@ bool QueryCompiler::AddSystemRelation(const PgQuery__RangeVar* rv,
       if (c->out_) c->out_->no_cache = true;
   }
   if (rel->rows) rel->rows(src, &rows);
-  if (std::string_view(rel->name) == "pg_settings") {
-    // The session's current values: the plan is not kept.
+  // pg_settings and pg_stat_activity: the session's current values and the
+  // sessions as they are now, from a session function; the plan is not kept.
+  const bool settings = std::string_view(rel->name) == "pg_settings";
+  if (settings || std::string_view(rel->name) == "pg_stat_activity") {
     Value lines;
-    if (!context_->hooks || !context_->hooks->CallSessionFunction(
-                                "kova_settings_rows", {}, &lines, error))
+    if (!context_->hooks ||
+        !context_->hooks->CallSessionFunction(
+            settings ? "kova_settings_rows" : "kova_activity_rows", {}, &lines,
+            error))
       return false;
-    if (lines) SettingRows(*lines, &rows);
-    for (QueryCompiler* c = this; c; c = c->parent_)
-      if (c->out_) c->out_->no_cache = true;
-  }
-  if (std::string_view(rel->name) == "pg_stat_activity") {
-    // The sessions as they are now: the plan is not kept.
-    Value lines;
-    if (!context_->hooks || !context_->hooks->CallSessionFunction(
-                                "kova_activity_rows", {}, &lines, error))
-      return false;
-    if (lines) ActivityRows(*lines, &rows);
+    if (lines) (settings ? SettingRows : ActivityRows)(*lines, &rows);
     for (QueryCompiler* c = this; c; c = c->parent_)
       if (c->out_) c->out_->no_cache = true;
   }

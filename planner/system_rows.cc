@@ -52,8 +52,8 @@ const catalog::Sequence* DefaultSequence(const catalog::Catalog& cat,
   return cat.FindSequence("public", written);
 }
 
-void ParseGrants(const std::string& lines, std::map<std::string, Grants>* out) {
-  // kind \t schema \t name \t grantee \t priv \t priv ...
+std::vector<std::vector<std::string>> SplitLines(const std::string& lines) {
+  std::vector<std::vector<std::string>> out;
   size_t start = 0;
   while (start < lines.size()) {
     size_t end = lines.find('\n', start);
@@ -67,6 +67,14 @@ void ParseGrants(const std::string& lines, std::map<std::string, Grants>* out) {
       p = tab + 1;
     }
     start = end + 1;
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+void ParseGrants(const std::string& lines, std::map<std::string, Grants>* out) {
+  // kind \t schema \t name \t grantee \t priv \t priv ...
+  for (const auto& f : SplitLines(lines)) {
     if (f.size() < 4) continue;
     (*out)[f[0] + ":" + f[1] + "." + f[2]].push_back(
         {f[3], std::vector<std::string>(f.begin() + 4, f.end())});

@@ -139,22 +139,7 @@ void SettingRows(const std::string& lines, std::vector<Row>* rows) {
 }
 
 void ActivityRows(const std::string& lines, std::vector<Row>* rows) {
-  size_t start = 0;
-  while (start < lines.size()) {
-    size_t end = lines.find('\n', start);
-    if (end == std::string::npos) end = lines.size();
-    std::vector<std::string> f;
-    size_t at = start;
-    while (true) {
-      size_t tab = lines.find('\t', at);
-      if (tab == std::string::npos || tab > end) {
-        f.push_back(lines.substr(at, end - at));
-        break;
-      }
-      f.push_back(lines.substr(at, tab - at));
-      at = tab + 1;
-    }
-    start = end + 1;
+  for (std::vector<std::string> f : SplitLines(lines)) {
     if (f.size() != 12) continue;
     // datname, pid, usename, application_name, backend_start, xact_start,
     // query_start, state_change, state, query, client_addr, client_port.
