@@ -62,6 +62,10 @@ int AlterRunner::ExistingColumn(const std::string& name, PgError* error) {
 bool AlterRunner::AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error) {
   const PgQuery__ColumnDef* cd = cmd->def->column_def;
   std::string cname = cd->colname;
+  if (IsSystemColumnName(cname)) {
+    *error = SystemColumnNameError(cname);
+    return false;
+  }
   if (table_.FindColumn(cname)) {
     std::string message = "column \"" + cname + "\" of relation \"" +
                           table_.name + "\" already exists";

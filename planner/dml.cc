@@ -38,6 +38,20 @@ class RowScope : public ExprScope {
     std::string column = f.back();
     std::string qualifier = f.size() >= 2 ? f[f.size() - 2] : "";
     bool excluded = false;
+    // RETURNING xmax: 0 for a row inserted or updated, the transaction's
+    // id for a row ON CONFLICT DO UPDATE changed or DELETE removed, as
+    // PostgreSQL's row versions show (dml_run.cc sets which).
+    if (column == "xmax" && table_.ColumnIndex(column) < 0 &&
+        std::string(context_) == "RETURNING" &&
+        (qualifier.empty() || qualifier == alias_)) {
+      auto e = std::make_unique<Expr>();
+      e->kind = Expr::Kind::kFunction;
+      e->name = "kova_returning_xmax";
+      e->type = oid::kXid;
+      e->location = ref->location;
+      *out = std::move(e);
+      return true;
+    }
     // Other FROM items of UPDATE ... FROM / DELETE ... USING: their values
     // come from the scan, as extra columns.
     bool other_item = (!qualifier.empty() && qualifier != alias_ &&
@@ -74,6 +88,19 @@ class RowScope : public ExprScope {
       }
     }
     int index = table_.ColumnIndex(column);
+    if (index < 0 && !excluded && column == "tableoid") {
+      *out = expr_detail::Const(oid::kOid, std::to_string(table_.oid),
+                                ref->location);
+      return true;
+    }
+    if (index < 0 && !excluded &&
+        (column == "ctid" || column == "xmin" || column == "xmax" ||
+         column == "cmin" || column == "cmax")) {
+      *error =
+          Err("0A000", "system column \"" + column + "\" is not supported here",
+              ref->location);
+      return false;
+    }
     if (column == "*" || index < 0) {
       if (column == "*") {
         *error = Err("0A000", "a row value (*) is not supported here",

@@ -79,8 +79,11 @@ class DmlRunner {
         ncols(table.columns.size()),
         error(error) {}
 
-  bool emit_returning(const std::vector<Value>& row) {
+  // `row_xmax`: RETURNING xmax is this transaction's id (a row ON
+  // CONFLICT DO UPDATE changed, or one DELETE removed), else 0.
+  bool emit_returning(const std::vector<Value>& row, bool row_xmax = false) {
     if (dml.returning.empty()) return true;
+    s_->returning_xmax_ = row_xmax;
     std::vector<Value> rp = RowParams(params_, dml.row_base, row, nullptr);
     if (!returning_extra.empty()) {
       rp.resize(dml.row_base + 2 * ncols);
@@ -595,7 +598,7 @@ class DmlRunner {
       return false;
     }
     count++;
-    return emit_returning(row);
+    return emit_returning(row, /*row_xmax=*/true);
   }
   // Defaults, constraints and the document of a row to insert (the first
   // half of insert_row; COPY FROM inserts the documents in batches).
@@ -894,7 +897,7 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
         return false;
       }
       runner.count++;
-      if (!runner.emit_returning(row)) return false;
+      if (!runner.emit_returning(row, /*row_xmax=*/true)) return false;
       continue;
     }
     std::vector<bool> assigned(ncols, false);

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "planner/session_impl.h"
+#include "planner/xids.h"
 
 namespace kova::planner {
 namespace {
@@ -351,6 +352,7 @@ class EngineImpl : public Engine {
 
  public:
   NotificationHub notifications_;
+  XidAllocator xids_{store_->dir().empty() ? "" : store_->dir() + "/xid"};
   // pg_stat_activity: the open sessions by pid.
   std::mutex activity_mu_;
   std::map<int, SessionImpl*> activity_;
@@ -416,6 +418,9 @@ bool EngineDropDatabase(Engine* engine, std::string_view name, bool force,
 }
 void EngineSessionEnded(Engine* engine, const std::string& database) {
   static_cast<EngineImpl*>(engine)->SessionEnded(database);
+}
+XidAllocator* EngineXids(Engine* engine) {
+  return &static_cast<EngineImpl*>(engine)->xids_;
 }
 NotificationHub* EngineNotifications(Engine* engine) {
   return &static_cast<EngineImpl*>(engine)->notifications_;

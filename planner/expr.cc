@@ -1086,8 +1086,9 @@ bool Analyzer::ResolveOperator(const std::string& op,
     // regclass, regtype): the same type on both sides (an unknown takes
     // the other side's) compares by value text, as before.
     uint32_t t = types[0] == oid::kUnknown ? types[1] : types[0];
-    if (t != oid::kJson && t != oid::kUnknown &&
-        (types[0] == t || types[0] == oid::kUnknown) &&
+    // xid and cid have only the equality operators listed.
+    if (t != oid::kJson && t != oid::kUnknown && t != oid::kXid &&
+        t != oid::kCid && (types[0] == t || types[0] == oid::kUnknown) &&
         (types[1] == t || types[1] == oid::kUnknown)) {
       if (!Coerce(&left, t, -1, error) || !Coerce(&right, t, -1, error))
         return false;
@@ -1832,7 +1833,8 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
       return no_function();
   } else if (name == "min" || name == "max") {
     if (t == oid::kVarchar || t == oid::kName) t = oid::kText;
-    if (t == oid::kJson || t == oid::kJsonb || t == oid::kBool)
+    if (t == oid::kJson || t == oid::kJsonb || t == oid::kBool ||
+        t == oid::kXid || t == oid::kCid)
       return no_function();
     e->type = t;
     e->typmod = t == e->args[0]->type ? e->args[0]->typmod : -1;

@@ -279,6 +279,11 @@ std::vector<FunctionDef> BuiltinFunctions() {
       {"pg_terminate_backend", {I4}, B},
       {"pg_terminate_backend", {I4, I8}, B},
       {"kova_activity_rows", {}, T},
+      {"txid_current", {}, I8},
+      {"txid_current_if_assigned", {}, I8},
+      {"pg_current_xact_id", {}, oid::kXid8},
+      {"pg_current_xact_id_if_assigned", {}, oid::kXid8},
+      {"xid", {oid::kXid8}, oid::kXid},
       {"jsonb_set", {JB, T, JB}, JB},
       {"jsonb_set", {JB, T, JB, B}, JB},
       {"jsonb_set", {JB, 1009, JB}, JB},
@@ -412,6 +417,16 @@ const std::vector<FunctionDef>& Operators() {
     for (const auto& [a, b] : cmp)
       for (const char* op : {"=", "<>", "<", ">", "<=", ">="})
         d.push_back({op, {a, b}, B});
+    // tid and xid8 are ordered; xid and cid only compare for equality
+    // (xid also with an integer), as in PostgreSQL.
+    for (uint32_t t : {oid::kTid, oid::kXid8})
+      for (const char* op : {"=", "<>", "<", ">", "<=", ">="})
+        d.push_back({op, {t, t}, B});
+    for (const char* op : {"=", "<>"}) {
+      d.push_back({op, {oid::kXid, oid::kXid}, B});
+      d.push_back({op, {oid::kXid, I4}, B});
+    }
+    d.push_back({"=", {oid::kCid, oid::kCid}, B});
     // Strings.
     d.push_back({"||", {T, T}, T});
     d.push_back({"||", {kAnyNonArray, T}, T});

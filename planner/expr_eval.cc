@@ -9,6 +9,7 @@
 #include "planner/expr_internal.h"
 #include "planner/svalue.h"
 #include "planner/types_array.h"
+#include "planner/types_ids.h"
 #include "planner/user_types.h"
 
 namespace kova::planner {
@@ -53,6 +54,25 @@ bool expr_detail::CompareValues(uint32_t lt, uint32_t rt, const std::string& lv,
     return CompareDateTime(lt, rt, *l, *r, ctx, out, error);
   } else if (lt == rt && user_types::IsEnum(lt)) {
     c = user_types::CompareEnum(lt, *l, *r);
+  } else if (lt == oid::kTid || lt == oid::kXid || lt == oid::kXid8 ||
+             lt == oid::kCid) {
+    // Unsigned numbers (a tid as its encoding); xid = int4 compares the
+    // two as 32-bit unsigned values, as xideqint4 does.
+    auto number = [&](uint32_t type, const std::string& text, uint64_t* v) {
+      if (type != oid::kTid) {
+        *v = std::strtoull(text.c_str(), nullptr, 10);
+        if (type == oid::kInt4 || type == oid::kXid || type == oid::kCid)
+          *v = static_cast<uint32_t>(std::strtoll(text.c_str(), nullptr, 10));
+        return true;
+      }
+      int64_t encoded;
+      if (!types::ids::TidIn(text, &encoded, error)) return false;
+      *v = static_cast<uint64_t>(encoded);
+      return true;
+    };
+    uint64_t a, b;
+    if (!number(lt, *l, &a) || !number(rt, *r, &b)) return false;
+    c = a < b ? -1 : a > b;
   } else if (lt == oid::kBpchar && rt == oid::kBpchar) {
     // Trailing blanks are insignificant.
     std::string a = *l, b = *r;
@@ -396,6 +416,10 @@ bool EvalFunction(const Expr& e, const std::vector<Value>& args,
     if (!path.empty()) *out = path.front();
   } else if (n == "current_user" || n == "session_user") {
     *out = hooks->CurrentUser();
+  } else if (n == "xid") {  // xid(xid8): its low 32 bits
+    if (args[0])
+      *out = std::to_string(
+          static_cast<uint32_t>(std::strtoull(args[0]->c_str(), nullptr, 10)));
   } else if (n == "pg_backend_pid") {
     *out = std::to_string(hooks->BackendPid());
   } else if (n == "pg_is_in_recovery") {

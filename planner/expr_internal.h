@@ -425,7 +425,10 @@ inline bool IsSessionFunction(const std::string& name) {
          name == "setval" || name == "pg_get_serial_sequence" ||
          name == "kova.command" || name == "pg_notify" ||
          name == "pg_cancel_backend" || name == "pg_terminate_backend" ||
-         name == "kova_activity_rows" || IsAdvisoryLockFunction(name) ||
+         name == "kova_activity_rows" || name == "txid_current" ||
+         name == "txid_current_if_assigned" || name == "pg_current_xact_id" ||
+         name == "pg_current_xact_id_if_assigned" ||
+         name == "kova_returning_xmax" || IsAdvisoryLockFunction(name) ||
          IsSystemFunction(name) || IsPrivilegeFunction(name);
 }
 

@@ -210,6 +210,8 @@ bool Immutable(const Expr& e) {
           "user",
           "version",
           "pg_backend_pid",
+          "txid_current",
+          "txid_current_if_assigned",
           "pg_sleep",
           "pg_notify",
           "pg_cancel_backend",

@@ -32,6 +32,9 @@ inline constexpr uint32_t kInt2 = 21;
 inline constexpr uint32_t kInt4 = 23;
 inline constexpr uint32_t kText = 25;
 inline constexpr uint32_t kOid = 26;
+inline constexpr uint32_t kTid = 27;
+inline constexpr uint32_t kXid = 28;
+inline constexpr uint32_t kCid = 29;
 inline constexpr uint32_t kJson = 114;
 inline constexpr uint32_t kFloat4 = 700;
 inline constexpr uint32_t kFloat8 = 701;
@@ -48,6 +51,7 @@ inline constexpr uint32_t kUuid = 2950;
 inline constexpr uint32_t kRecord = 2249;
 inline constexpr uint32_t kVoid = 2278;
 inline constexpr uint32_t kJsonb = 3802;
+inline constexpr uint32_t kXid8 = 5069;
 }  // namespace oid
 
 // An ErrorResponse or NoticeResponse, field by field.

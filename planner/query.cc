@@ -5,6 +5,7 @@
 
 #include "planner/expr_internal.h"
 #include "planner/types_array.h"
+#include "planner/types_ids.h"
 #include "planner/user_types.h"
 
 namespace kova::planner {
@@ -26,8 +27,18 @@ std::string FieldName(const PgQuery__Node* n) {
 
 // Types SQLite compares in PostgreSQL's order (same SQLite form, and a
 // collation where text order is not the value order).
+// System columns PostgreSQL has and Kova's documents do not keep: the
+// inserting and deleting transaction and command of each row version.
+bool IsUnsupportedSystemColumn(const std::string& name) {
+  return name == "xmin" || name == "xmax" || name == "cmin" || name == "cmax";
+}
+
 bool NativeComparable(uint32_t a, uint32_t b) {
   if (IsInteger(a) && IsInteger(b)) return true;
+  // xid = integer (xideqint4): both plain integers.
+  if ((a == oid::kXid && b == oid::kInt4) ||
+      (a == oid::kInt4 && b == oid::kXid))
+    return true;
   if ((IsInteger(a) || IsFloat(a)) && (IsInteger(b) || IsFloat(b))) return true;
   // char(n) is stored without its trailing blanks, so it compares as
   // PostgreSQL's bpchar does.
@@ -44,6 +55,10 @@ bool NativeComparable(uint32_t a, uint32_t b) {
     case oid::kNumeric:
     case oid::kInterval:
     case oid::kOid:
+    case oid::kTid:
+    case oid::kXid:
+    case oid::kCid:
+    case oid::kXid8:
       return true;
     default:
       return user_types::IsEnum(a);  // with the enum's collation
@@ -779,6 +794,7 @@ bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
     }
     const RangeEntry::Col* found = nullptr;
     const RangeEntry* found_entry = nullptr;
+    RangeEntry::Col system_col;  // a system column `found` may point to
     bool qualifier_seen = false;
     for (const auto& entry : scope->entries_) {
       if (!qualifier.empty() &&
@@ -797,18 +813,27 @@ bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
         }
         hit = &c;
       }
-      static RangeEntry::Col hidden_id;
-      if (!hit && column == "_id" && entry.has_doc) {
-        hidden_id = {"_id", oid::kText, -1,
-                     "kova_get(" + entry.sql_alias + ".doc, '_id')", 0};
-        hit = &hidden_id;
+      if (!hit && entry.has_doc && IsUnsupportedSystemColumn(column)) {
+        *error =
+            Err("0A000", "system column \"" + column + "\" is not supported",
+                ref->location);
+        return false;
       }
-      // tableoid: the OID of the relation the row comes from.
-      static RangeEntry::Col table_oid_col;
-      if (!hit && column == "tableoid" && entry.table_oid) {
-        table_oid_col = {"tableoid", oid::kOid, -1,
-                         std::to_string(entry.table_oid), 0};
-        hit = &table_oid_col;
+      // The hidden _id, tableoid (the OID of the relation the row comes
+      // from) and ctid (from the row's rowid, types_ids.h). A second entry
+      // with the same name makes the reference ambiguous below.
+      if (!hit && column == "_id" && entry.has_doc) {
+        system_col = {"_id", oid::kText, -1,
+                      "kova_get(" + entry.sql_alias + ".doc, '_id')", 0};
+        hit = &system_col;
+      } else if (!hit && column == "tableoid" && entry.table_oid) {
+        system_col = {"tableoid", oid::kOid, -1,
+                      std::to_string(entry.table_oid), 0};
+        hit = &system_col;
+      } else if (!hit && column == "ctid" && entry.has_doc) {
+        system_col = {"ctid", oid::kTid, -1,
+                      types::ids::CtidSql(entry.sql_alias + ".rid"), 0};
+        hit = &system_col;
       }
       if (!hit) continue;
       if (found) {

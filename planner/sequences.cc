@@ -505,6 +505,10 @@ bool SessionImpl::CallSessionFunction(const std::string& name,
   if (name == "pg_cancel_backend" || name == "pg_terminate_backend" ||
       name == "kova_activity_rows")
     return CallActivityFunction(name, args, out, error);
+  if (name == "txid_current" || name == "txid_current_if_assigned" ||
+      name == "kova_returning_xmax" || name == "pg_current_xact_id" ||
+      name == "pg_current_xact_id_if_assigned")
+    return CallXidFunction(name, args, out, error);
   if (name == "pg_notify") {  // not strict: a NULL payload is empty
     if (!QueueNotify(args[0] ? *args[0] : "", args[1] ? *args[1] : "", error))
       return false;

@@ -138,6 +138,7 @@ void SessionImpl::BeginImplicit() {
   implicit_ = true;
   txn_start_ = NowMicros();
   settings_.OnBegin();
+  txn_serial_++;
 }
 
 docstore::Status SessionImpl::EnsureStorageTransaction() {

@@ -50,6 +50,9 @@ bool EngineDropDatabase(Engine* engine, std::string_view name, bool force,
 void EngineSessionEnded(Engine* engine, const std::string& database);
 // The engine's LISTEN / NOTIFY channels (notify.cc).
 NotificationHub* EngineNotifications(Engine* engine);
+// The engine's transaction ids (xids.cc).
+class XidAllocator;
+XidAllocator* EngineXids(Engine* engine);
 // pg_stat_activity: the sessions of the engine (activity.cc).
 class SessionImpl;
 void EngineAddActivity(Engine* engine, int pid, SessionImpl* session);
@@ -297,6 +300,13 @@ class SessionImpl : public Session,
   // active: a statement starts (its text, Unix microseconds); else the
   // session waits for its client.
   void ReportActivity(bool active, std::string_view query, int64_t start);
+  // txid_current(), pg_current_xact_id() and their _if_assigned forms
+  // (xids.cc).
+  bool CallXidFunction(const std::string& name, const std::vector<Value>& args,
+                       Value* out, PgError* error);
+  // This transaction's id, taken now when `assign` (0: none yet).
+  bool TransactionXid(bool assign, uint64_t* xid, PgError* error);
+  uint64_t XidTransactionKey() const;
   bool CallActivityFunction(const std::string& name,
                             const std::vector<Value>& args, Value* out,
                             PgError* error);
@@ -531,6 +541,13 @@ class SessionImpl : public Session,
   bool suppress_notices_ = false;  // objects dropped by a cascade
   // Per-statement snapshots in READ COMMITTED blocks (RefreshReadSnapshot).
   int64_t statement_seq_ = 0;
+  // Transaction blocks begun (each BEGIN or implicit block), and the id
+  // taken by the transaction of xid_key_ (XidTransactionKey).
+  uint64_t txn_serial_ = 0;
+  uint64_t xid_key_ = ~uint64_t{0};
+  uint64_t xid_ = 0;
+  // The row RETURNING is evaluated for has this transaction as xmax.
+  bool returning_xmax_ = false;
   int64_t snapshot_statement_ = -1;
   bool txn_wrote_ = false;
   void RefreshReadSnapshot();

@@ -9,6 +9,7 @@
 #include "planner/expr_internal.h"
 #include "planner/types_array.h"
 #include "planner/types_datetime.h"
+#include "planner/types_ids.h"
 #include "planner/user_types.h"
 
 namespace kova::planner {
@@ -78,6 +79,10 @@ SKind SKindOf(uint32_t type) {
     case oid::kTime:
     case oid::kTimestamp:
     case oid::kTimestamptz:
+    case oid::kTid:
+    case oid::kXid:
+    case oid::kCid:
+    case oid::kXid8:
       return SKind::kInt;
     case oid::kFloat4:
     case oid::kFloat8:
@@ -168,6 +173,23 @@ bool ToSValue(uint32_t type, const Value& canonical,
       out->s = end == std::string::npos ? "" : text.substr(0, end + 1);
       return true;
     }
+    case oid::kTid: {
+      int64_t v;
+      if (!types::ids::TidIn(text, &v, error)) return false;
+      out->kind = SKind::kInt;
+      out->i = v;
+      return true;
+    }
+    case oid::kXid:
+    case oid::kCid:
+      out->kind = SKind::kInt;
+      out->i = types::ids::Xid32In(text);
+      return true;
+    case oid::kXid8:
+      // Above 2^63 the value wraps: it prints right but sorts first.
+      out->kind = SKind::kInt;
+      out->i = static_cast<int64_t>(types::ids::Xid8In(text));
+      return true;
     case oid::kDate: {
       int32_t days;
       if (!types::dt::DateInCanonical(text, context, &days, error))
@@ -274,6 +296,22 @@ bool FromSValue(uint32_t type, const SValue& value,
         return true;
       }
       break;
+    case oid::kTid: {
+      if (value.kind != SKind::kInt) break;
+      std::string s;
+      types::ids::TidOut(value.i, &s);
+      *out = std::move(s);
+      return true;
+    }
+    case oid::kXid:
+    case oid::kCid:
+    case oid::kXid8:
+      if (value.kind != SKind::kInt) break;
+      *out = std::to_string(
+          type == oid::kXid8
+              ? static_cast<uint64_t>(value.i)
+              : static_cast<uint64_t>(static_cast<uint32_t>(value.i)));
+      return true;
     case oid::kDate: {
       if (value.kind != SKind::kInt) break;
       std::string s;

@@ -62,6 +62,12 @@ void TypeRows(const Source& s, std::vector<Row>* rows) {
       add(a->oid, a->name, kPgCatalogNamespace, kBootstrapSuperuser, -1, 'b',
           'A', t, 0, 0, -1, false);
   }
+  // Row and transaction identifiers (no arrays of them yet).
+  for (uint32_t t : {oid::kTid, oid::kXid, oid::kCid, oid::kXid8}) {
+    const types::TypeInfo* info = types::LookupType(t);
+    add(t, info->name, kPgCatalogNamespace, kBootstrapSuperuser, info->length,
+        'b', info->category, 0, 0, 0, -1, false);
+  }
   for (const auto& [key, ty] : s.cat->types()) {
     uint32_t nsp = NamespaceOid(*s.cat, ty.schema);
     bool domain = ty.kind == 'd';

@@ -26,6 +26,7 @@
 
 #include "planner/types_array.h"
 #include "planner/types_datetime.h"
+#include "planner/types_ids.h"
 #include "planner/types_json.h"
 #include "planner/types_numeric.h"
 #include "planner/types_util.h"
@@ -74,6 +75,10 @@ constexpr TypeInfo kTypes[] = {
     {oid::kInt4, "int4", 4, 'N', kInt4Array, 0},
     {oid::kText, "text", -1, 'S', kTextArray, 0},
     {oid::kOid, "oid", 4, 'N', kOidArray, 0},
+    // Row and transaction identifiers (system columns, txid functions).
+    {oid::kTid, "tid", 6, 'U', 0, 0},
+    {oid::kXid, "xid", 4, 'U', 0, 0},
+    {oid::kCid, "cid", 4, 'U', 0, 0},
     {oid::kJson, "json", -1, 'U', kJsonArray, 0},
     {kJsonArray, "_json", -1, 'A', 0, oid::kJson},
     {oid::kFloat4, "float4", 4, 'N', kFloat4Array, 0},
@@ -111,6 +116,7 @@ constexpr TypeInfo kTypes[] = {
     {kUuidArray, "_uuid", -1, 'A', 0, oid::kUuid},
     {oid::kJsonb, "jsonb", -1, 'U', kJsonbArray, 0},
     {kJsonbArray, "_jsonb", -1, 'A', 0, oid::kJsonb},
+    {oid::kXid8, "xid8", 8, 'U', 0, 0},
 };
 
 constexpr bool TypesSorted() {
@@ -142,6 +148,10 @@ constexpr NameEntry kNames[] = {
     {"integer", oid::kInt4},
     {"text", oid::kText},
     {"oid", oid::kOid},
+    {"tid", oid::kTid},
+    {"xid", oid::kXid},
+    {"cid", oid::kCid},
+    {"xid8", oid::kXid8},
     {"json", oid::kJson},
     {"float4", oid::kFloat4},
     {"real", oid::kFloat4},
@@ -729,6 +739,22 @@ bool InputTextImpl(uint32_t type, int32_t typmod, std::string_view text,
       util::AppendUint(out, v);
       return true;
     }
+    case oid::kTid: {
+      int64_t v;
+      if (!ids::TidIn(text, &v, error)) return false;
+      out->clear();
+      ids::TidOut(v, out);
+      return true;
+    }
+    case oid::kXid:
+    case oid::kCid:
+      out->clear();
+      util::AppendUint(out, ids::Xid32In(text));
+      return true;
+    case oid::kXid8:
+      out->clear();
+      util::AppendUint(out, ids::Xid8In(text));
+      return true;
     case oid::kFloat4: {
       float f;
       if (!util::ParseFloat4(text, &f, error)) return false;
@@ -876,6 +902,20 @@ bool TextToBinary(uint32_t type_oid, std::string_view canonical,
       util::PutU32(&out, v);
       break;
     }
+    case oid::kTid: {
+      int64_t v;
+      if (!ids::TidIn(canonical, &v, error)) return false;
+      util::PutU32(&out, static_cast<uint32_t>(v >> 16));
+      util::PutU16(&out, static_cast<uint16_t>(v & 0xffff));
+      break;
+    }
+    case oid::kXid:
+    case oid::kCid:
+      util::PutU32(&out, ids::Xid32In(canonical));
+      break;
+    case oid::kXid8:
+      util::PutU64(&out, ids::Xid8In(canonical));
+      break;
     case oid::kFloat4: {
       double d;
       if (!CanonicalFloat(oid::kFloat4, canonical, &d, error)) return false;
@@ -994,8 +1034,18 @@ bool BinaryToText(uint32_t type_oid, int32_t typmod, std::string_view binary,
       util::AppendInt(&out, static_cast<int64_t>(util::GetU64(p)));
       break;
     case oid::kOid:
+    case oid::kXid:
+    case oid::kCid:
       if (!CheckBinaryLength(binary, 4, error)) return false;
       util::AppendUint(&out, util::GetU32(p));
+      break;
+    case oid::kXid8:
+      if (!CheckBinaryLength(binary, 8, error)) return false;
+      util::AppendUint(&out, util::GetU64(p));
+      break;
+    case oid::kTid:
+      if (!CheckBinaryLength(binary, 6, error)) return false;
+      ids::TidOut(ids::EncodeTid(util::GetU32(p), util::GetU16(p + 4)), &out);
       break;
     case oid::kFloat4: {
       if (!CheckBinaryLength(binary, 4, error)) return false;
@@ -1297,6 +1347,10 @@ bool Cast(uint32_t from, uint32_t to, int32_t to_typmod, std::string_view value,
     return finish(result);
   }
   if (from == to) return finish(value);
+  if (from == oid::kXid8 && to == oid::kXid) {  // xid(xid8): the low bits
+    util::AppendUint(&result, static_cast<uint32_t>(ids::Xid8In(value)));
+    return finish(result);
+  }
 
   const int from_bits = IntBits(from);
   const int to_bits = IntBits(to);

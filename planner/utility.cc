@@ -603,6 +603,7 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
     if (!r.ok) return r;
     txn_start_ = NowMicros();
     settings_.OnBegin();
+    txn_serial_++;
     in_block_ = true;
     PgError error;
     if (!settings_.Set("transaction_isolation", isolation, true, &error) ||
@@ -627,6 +628,7 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
       } else {
         txn_start_ = NowMicros();
         settings_.OnBegin();
+        txn_serial_++;
       }
       in_block_ = true;
       failed_ = false;

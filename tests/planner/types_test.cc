@@ -11277,5 +11277,34 @@ TEST(TimeZoneSetting, CheckLikeSetTimeZone) {
   EXPECT_EQ(detail, "PostgreSQL does not support leap seconds.");
 }
 
+TEST(RowIds, BinaryFormsAsPostgreSQLSendsThem) {
+  // tidsend: block (4 bytes) then offset (2); xidsend and cidsend 4 bytes;
+  // xid8send 8.
+  struct Case {
+    uint32_t type;
+    const char* text;
+    const char* hex;
+  } cases[] = {
+      {oid::kTid, "(1,2)", "000000010002"},
+      {oid::kTid, "(4294967295,65535)", "ffffffffffff"},
+      {oid::kXid, "4294967295", "ffffffff"},
+      {oid::kCid, "7", "00000007"},
+      {oid::kXid8, "18446744073709551615", "ffffffffffffffff"},
+  };
+  for (const Case& c : cases) {
+    std::string binary, back;
+    PgError error;
+    ASSERT_TRUE(TextToBinary(c.type, c.text, kDefault, &binary, &error))
+        << c.text;
+    EXPECT_EQ(Hex(binary), c.hex) << c.text;
+    ASSERT_TRUE(BinaryToText(c.type, -1, binary, kDefault, &back, &error))
+        << c.text;
+    EXPECT_EQ(back, c.text);
+  }
+  std::string out;
+  PgError error;
+  EXPECT_FALSE(BinaryToText(oid::kTid, -1, "\x01", kDefault, &out, &error));
+}
+
 }  // namespace
 }  // namespace kova::planner::types

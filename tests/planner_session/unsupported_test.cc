@@ -41,5 +41,31 @@ TEST_F(SessionTest, TimeWithTimeZoneIsNotSupported) {
   EXPECT_EQ(Scalar("SELECT '12:00'::time"), "12:00:00");
 }
 
+TEST_F(SessionTest, RowVersionSystemColumnsAreNotKept) {
+  // Documents keep no inserting or deleting transaction: xmin, cmin, cmax
+  // and xmax (outside RETURNING) are refused rather than made up.
+  ASSERT_TRUE(One("CREATE TABLE rv (k int PRIMARY KEY)").ok);
+  ASSERT_TRUE(One("INSERT INTO rv VALUES (1)").ok);
+  for (const char* column : {"xmin", "xmax", "cmin", "cmax"}) {
+    ExecuteResult r = One(std::string("SELECT ") + column + " FROM rv");
+    EXPECT_EQ(r.error.sqlstate, "0A000") << column;
+    EXPECT_EQ(r.error.message,
+              std::string("system column \"") + column + "\" is not supported")
+        << column;
+    EXPECT_EQ(r.error.position, 8) << column;
+    r = One(std::string("INSERT INTO rv VALUES (2) RETURNING ") +
+            (std::string(column) == "xmax" ? "xmin" : column));
+    EXPECT_EQ(r.error.sqlstate, "0A000") << column;
+  }
+  // ctid and tableoid are there, and RETURNING xmax.
+  EXPECT_EQ(Scalar("SELECT ctid FROM rv"), "(0,1)");
+  EXPECT_EQ(Scalar("SELECT tableoid::regclass FROM rv"), "rv");
+  EXPECT_EQ(Scalar("INSERT INTO rv VALUES (3) RETURNING xmax"), "0");
+  EXPECT_EQ(Scalar("INSERT INTO rv VALUES (3) ON CONFLICT (k) DO UPDATE SET "
+                   "k = 3 RETURNING xmax::text::bigint = txid_current()"),
+            "t");
+  EXPECT_EQ(Scalar("SELECT count(*) FROM rv"), "2");
+}
+
 }  // namespace
 }  // namespace kova::planner
