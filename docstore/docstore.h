@@ -252,6 +252,20 @@ class Session {
   Status ListDatabases(std::vector<std::string>* out);
   Status ListIndexes(std::string_view db, std::string_view collection,
                      std::vector<IndexSpec>* out);
+  // Bytes of storage (SQLite pages, from its dbstat table): a collection's
+  // documents, and each of its indexes by name (index_bytes holds every
+  // index's pages, including the store's own _id index).
+  struct StorageSize {
+    int64_t table_bytes = 0;
+    int64_t index_bytes = 0;
+    std::map<std::string, int64_t> by_index;
+  };
+  Status CollectionSize(std::string_view db, std::string_view collection,
+                        StorageSize* out);
+  // Every collection of the database, indexes included.
+  Status DatabaseSize(std::string_view db, int64_t* bytes);
+  // The data files (database and WAL) as they are on disk.
+  Status FileSize(int64_t* bytes);
 
   // Documents. Insert creates the collection when it does not exist.
   // `stored`, when given, receives the document as stored (with _id and

@@ -21,10 +21,37 @@ using namespace expr_detail;
 
 namespace {
 
+// PostgreSQL's encodings by number (pg_wchar.h's pg_enc).
+const char* const kEncodingNames[] = {
+    "SQL_ASCII",    "EUC_JP",        "EUC_CN",        "EUC_KR",     "EUC_TW",
+    "EUC_JIS_2004", "UTF8",          "MULE_INTERNAL", "LATIN1",     "LATIN2",
+    "LATIN3",       "LATIN4",        "LATIN5",        "LATIN6",     "LATIN7",
+    "LATIN8",       "LATIN9",        "LATIN10",       "WIN1256",    "WIN1258",
+    "WIN866",       "WIN874",        "KOI8R",         "WIN1251",    "WIN1252",
+    "ISO_8859_5",   "ISO_8859_6",    "ISO_8859_7",    "ISO_8859_8", "WIN1250",
+    "WIN1253",      "WIN1254",       "WIN1255",       "WIN1257",    "KOI8U",
+    "SJIS",         "BIG5",          "GBK",           "UHC",        "GB18030",
+    "JOHAB",        "SHIFT_JIS_2004"};
+
 const char* const kSystemFunctions[] = {"pg_get_userbyid",
                                         "pg_table_is_visible",
                                         "pg_type_is_visible",
                                         "pg_function_is_visible",
+                                        "pg_operator_is_visible",
+                                        "pg_opclass_is_visible",
+                                        "pg_opfamily_is_visible",
+                                        "pg_conversion_is_visible",
+                                        "pg_statistics_obj_is_visible",
+                                        "pg_ts_config_is_visible",
+                                        "pg_ts_dict_is_visible",
+                                        "pg_ts_parser_is_visible",
+                                        "pg_ts_template_is_visible",
+                                        "pg_tablespace_location",
+                                        "getdatabaseencoding",
+                                        "pg_collation_is_visible",
+                                        "pg_char_to_encoding",
+                                        "pg_database_size",
+                                        "pg_tablespace_size",
                                         "pg_size_pretty",
                                         "pg_size_bytes",
                                         "pg_table_size",
@@ -399,7 +426,22 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
     return true;
   }
   if (name == "pg_encoding_to_char") {
-    *out = *args[0] == "6" ? "UTF8" : *args[0] == "0" ? "SQL_ASCII" : "";
+    int id = std::atoi(args[0]->c_str());
+    *out = id >= 0 && id < static_cast<int>(std::size(kEncodingNames))
+               ? kEncodingNames[id]
+               : "";
+    return true;
+  }
+  if (name == "pg_char_to_encoding") {
+    // pg_valid_server_encoding's names, any case; -1 for another.
+    std::string wanted;
+    for (char c : *args[0])
+      wanted += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (wanted == "UNICODE") wanted = "UTF8";
+    int found = -1;
+    for (size_t i = 0; i < std::size(kEncodingNames); i++)
+      if (wanted == kEncodingNames[i]) found = static_cast<int>(i);
+    *out = std::to_string(found);
     return true;
   }
   if (name == "pg_get_userbyid") {
@@ -420,6 +462,76 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
         return true;
       }
     *out = "unknown (OID=" + *args[0] + ")";
+    return true;
+  }
+  // Objects Kova has none of (their catalogs have no rows): PostgreSQL's
+  // answer for an OID it does not know, NULL.
+  if (name == "pg_operator_is_visible" || name == "pg_opclass_is_visible" ||
+      name == "pg_opfamily_is_visible" || name == "pg_conversion_is_visible" ||
+      name == "pg_statistics_obj_is_visible" || name.rfind("pg_ts_", 0) == 0) {
+    *out = std::nullopt;
+    return true;
+  }
+  if (name == "pg_database_size") {
+    // By name, or by OID (the argument's text either way: digits that are
+    // a database's OID name it).
+    std::vector<ClusterDatabase> dbs;
+    ClusterObjects(nullptr, &dbs);
+    std::string db;
+    bool digits = !args[0]->empty() &&
+                  args[0]->find_first_not_of("0123456789") == std::string::npos;
+    for (const auto& d : dbs)
+      if (d.name == *args[0] ||
+          (digits && std::to_string(DatabaseOid(d.name)) == *args[0]))
+        db = d.name;
+    if (db.empty()) {
+      if (digits) return true;  // an OID no database has: NULL
+      *error = Err("3D000", "database \"" + *args[0] + "\" does not exist");
+      return false;
+    }
+    int64_t bytes = 0;
+    docstore::Status st = storage_->DatabaseSize(db, &bytes);
+    if (!st.ok()) {
+      *error = TableError(st);
+      return false;
+    }
+    *out = std::to_string(bytes);
+    return true;
+  }
+  if (name == "pg_tablespace_size") {
+    // pg_default holds every database: the data files; pg_global nothing
+    // Kova keeps apart.
+    std::string spc = *args[0];
+    if (spc == "1663" || spc == "pg_default") {
+      int64_t bytes = 0;
+      storage_->FileSize(&bytes);
+      *out = std::to_string(bytes);
+    } else if (spc == "1664" || spc == "pg_global") {
+      *out = "0";
+    } else if (!spc.empty() &&
+               std::isdigit(static_cast<unsigned char>(spc[0]))) {
+      *error = Err("42704", "tablespace with OID " + spc + " does not exist");
+      return false;
+    } else {
+      *error = Err("42704", "tablespace \"" + spc + "\" does not exist");
+      return false;
+    }
+    return true;
+  }
+  if (name == "pg_collation_is_visible") {
+    // Kova's collations (default, C, POSIX) are pg_catalog's: visible.
+    uint32_t id = oid_arg(0);
+    if (id == 100 || id == 950 || id == 951) *out = "t";
+    return true;
+  }
+  if (name == "getdatabaseencoding") {
+    *out = "UTF8";
+    return true;
+  }
+  if (name == "pg_tablespace_location") {
+    // pg_default and pg_global live in the data directory: ''.
+    uint32_t id = oid_arg(0);
+    if (id == 1663 || id == 1664) *out = "";
     return true;
   }
   if (name == "pg_function_is_visible" ||
@@ -847,16 +959,33 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
   }
   if (name == "pg_table_size" || name == "pg_relation_size" ||
       name == "pg_total_relation_size" || name == "pg_indexes_size") {
-    // Kova does not keep page counts: one page for every table, sequence
-    // and index (a plausible size for a small relation), none for a view.
+    // The pages the store holds: a table's documents, its indexes; an index
+    // alone. A sequence is one page, as PostgreSQL's; a view none.
     if (!found) return true;
-    int64_t pages = rel.kind == 'v' ? 0 : 1;
-    if (name == "pg_indexes_size")
-      pages =
-          rel.kind == 'r' ? static_cast<int64_t>(rel.table->indexes.size()) : 0;
-    if (name == "pg_total_relation_size" && rel.kind == 'r')
-      pages += static_cast<int64_t>(rel.table->indexes.size());
-    *out = std::to_string(pages * 8192);
+    if (rel.kind == 'v' || rel.kind == 'S') {
+      *out = rel.kind == 'S' && name != "pg_indexes_size" ? "8192" : "0";
+      return true;
+    }
+    docstore::Session::StorageSize size;
+    docstore::Status st =
+        storage_->CollectionSize(database_, rel.table->collection, &size);
+    if (!st.ok()) {
+      *error = TableError(st);
+      return false;
+    }
+    int64_t bytes = 0;
+    if (rel.kind == 'i') {
+      auto it = size.by_index.find(rel.index->name);
+      bytes = name == "pg_indexes_size" || it == size.by_index.end()
+                  ? 0
+                  : it->second;
+    } else if (name == "pg_indexes_size") {
+      bytes = size.index_bytes;
+    } else {
+      bytes = size.table_bytes;
+      if (name == "pg_total_relation_size") bytes += size.index_bytes;
+    }
+    *out = std::to_string(bytes);
     return true;
   }
   if (name == "pg_get_indexdef") {

@@ -233,7 +233,9 @@ const std::vector<Relation>& Relations() {
         {"collisdeterministic", B},
         {"collencoding", I4},
         {"collcollate", T},
-        {"collctype", T}},
+        {"collctype", T},
+        {"colliculocale", T},
+        {"collversion", T}},
        CollationRows},
       {"pg_tablespace",
        1213,
@@ -341,8 +343,8 @@ const std::vector<Relation>& Relations() {
        EnumRows},
       // A view in PostgreSQL; its rows are the session's settings (see
       // AddSystemRelation).
-      // client_addr and backend_xid / backend_xmin are inet and xid in
-      // PostgreSQL, types Kova lacks: they are text here (the xids NULL).
+      // client_addr is inet in PostgreSQL, a type Kova lacks: text here.
+      // Sessions hold no transaction ids Kova could show: the xids are NULL.
       {"pg_stat_activity",
        0,
        {{"datid", O},
@@ -362,8 +364,8 @@ const std::vector<Relation>& Relations() {
         {"wait_event_type", T},
         {"wait_event", T},
         {"state", T},
-        {"backend_xid", T},
-        {"backend_xmin", T},
+        {"backend_xid", oid::kXid},
+        {"backend_xmin", oid::kXid},
         {"query_id", I8},
         {"query", T},
         {"backend_type", T}},
@@ -431,9 +433,11 @@ const std::vector<Relation>& Relations() {
         {"oprresult", O},
         {"oprcom", O},
         {"oprnegate", O},
-        {"oprcode", T},
-        {"oprrest", T},
-        {"oprjoin", T}},
+        // regproc in PostgreSQL; as their OIDs here (the relation has no
+        // rows), which obj_description takes as a regproc is.
+        {"oprcode", O},
+        {"oprrest", O},
+        {"oprjoin", O}},
        nullptr},
       {"pg_opclass",
        2616,
@@ -521,6 +525,19 @@ const std::vector<Relation>& Relations() {
         {"fdwvalidator", O},
         {"fdwacl", TA},
         {"fdwoptions", TA}},
+       nullptr},
+      {"pg_user_mapping",
+       1418,
+       {{"oid", O}, {"umuser", O}, {"umserver", O}, {"umoptions", TA}},
+       nullptr},
+      {"pg_user_mappings",
+       12327,
+       {{"umid", O},
+        {"srvid", O},
+        {"srvname", N},
+        {"umuser", O},
+        {"usename", N},
+        {"umoptions", TA}},
        nullptr},
       {"pg_foreign_server",
        1417,

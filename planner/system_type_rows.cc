@@ -192,13 +192,13 @@ void ActivityRows(const std::string& lines, std::vector<Row>* rows) {
 void CollationRows(const Source&, std::vector<Row>* rows) {
   rows->push_back({Int(100), Text("default"), Int(kPgCatalogNamespace),
                    Int(kBootstrapSuperuser), Text("d"), Bool(true), Int(-1),
-                   kNull, kNull});
+                   kNull, kNull, kNull, kNull});
   rows->push_back({Int(950), Text("C"), Int(kPgCatalogNamespace),
                    Int(kBootstrapSuperuser), Text("c"), Bool(true), Int(-1),
-                   Text("C"), Text("C")});
+                   Text("C"), Text("C"), kNull, kNull});
   rows->push_back({Int(951), Text("POSIX"), Int(kPgCatalogNamespace),
                    Int(kBootstrapSuperuser), Text("c"), Bool(true), Int(-1),
-                   Text("POSIX"), Text("POSIX")});
+                   Text("POSIX"), Text("POSIX"), kNull, kNull});
 }
 
 void TablespaceRows(const Source&, std::vector<Row>* rows) {

@@ -41,7 +41,8 @@ CREATE SEQUENCE sales.region_seq;
 \ds+
 \ds sales.*
 \di
-\di+
+-- (\di+ and \dt+ show sizes, the store's pages: not PostgreSQL's; see
+-- tests/planner_session/session_test.cc)
 \di orders*
 \dn
 \dn sal*
@@ -165,5 +166,15 @@ LOCK TABLE orders IN ACCESS SHARE MODE;
 LOCK TABLE nosuch IN ACCESS SHARE MODE;
 ROLLBACK;
 LOCK TABLE orders IN ACCESS SHARE MODE;
+-- Object kinds Kova has none of, listed empty as PostgreSQL lists a
+-- database without them (comments, operators, conversions, extended
+-- statistics, user mappings), and tablespaces and collations.
+\dd
+\do
+\dc
+\dX
+\deu
+\db
+\dO
 \c postgres
 DROP DATABASE regress_describe_db;

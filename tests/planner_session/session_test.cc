@@ -698,5 +698,44 @@ TEST_F(SessionTest, OtherSessionsCatalogChangesAreSeenAtOnce) {
   EXPECT_EQ(Scalar("SELECT count(*) FROM u"), "1");
 }
 
+TEST_F(SessionTest, RelationSizesAreTheStoresPages) {
+  ASSERT_TRUE(One("CREATE TABLE sz (id serial PRIMARY KEY, t text)").ok);
+  ASSERT_TRUE(One("CREATE INDEX sz_t ON sz (t)").ok);
+  auto size = [&](const std::string& f, const std::string& rel) {
+    return std::stoll(Scalar("SELECT " + f + "('" + rel + "')"));
+  };
+  int64_t empty = size("pg_relation_size", "sz");
+  int64_t empty_db = size("pg_database_size", "postgres");
+  EXPECT_GT(empty, 0);
+  ASSERT_TRUE(One("INSERT INTO sz (t) SELECT repeat('x', 50) || g FROM "
+                  "generate_series(1, 20000) g")
+                  .ok);
+  int64_t table = size("pg_relation_size", "sz");
+  int64_t indexes = size("pg_indexes_size", "sz");
+  EXPECT_GT(table, 20000 * 50);  // the documents are in it
+  EXPECT_GT(table, empty);
+  EXPECT_EQ(table % 4096, 0);  // whole pages of the store
+  EXPECT_EQ(size("pg_table_size", "sz"), table);
+  EXPECT_EQ(size("pg_total_relation_size", "sz"), table + indexes);
+  // Each index by name; their sum is below the total (the store's own _id
+  // index counts in pg_indexes_size too).
+  int64_t pkey = size("pg_relation_size", "sz_pkey");
+  int64_t by_t = size("pg_relation_size", "sz_t");
+  EXPECT_GT(by_t, 20000 * 50);
+  EXPECT_GT(pkey, 0);
+  EXPECT_LT(pkey + by_t, indexes);
+  EXPECT_EQ(size("pg_indexes_size", "sz_t"), 0);
+  // The database holds this table whole, and grew with it.
+  EXPECT_GE(size("pg_database_size", "postgres"), table + indexes);
+  EXPECT_GT(size("pg_database_size", "postgres"), empty_db + table);
+  EXPECT_EQ(Scalar("SELECT pg_relation_size('sz_id_seq')"), "8192");
+  ExecuteResult r = One("SELECT pg_database_size('nosuch')");
+  EXPECT_EQ(r.error.sqlstate, "3D000");
+  EXPECT_EQ(Scalar("SELECT pg_tablespace_size('pg_default') >= "
+                   "pg_database_size(current_database())"),
+            "t");
+  EXPECT_EQ(One("SELECT pg_tablespace_size('nosuch')").error.sqlstate, "42704");
+}
+
 }  // namespace
 }  // namespace kova::planner
