@@ -617,6 +617,17 @@ bool Analyzer::Coerce(std::unique_ptr<Expr>* expr, uint32_t type,
     if ((*param_types_)[e.param] == 0) (*param_types_)[e.param] = type;
     return true;
   }
+  if (e.kind == Expr::Kind::kConst && type == kRegtypeOid && e.value) {
+    // A literal compared with a regtype names a type (regtypein).
+    uint32_t resolved;
+    int32_t ignored;
+    if (!ParseTypeString(*e.value, &resolved, &ignored, error)) {
+      if (error->position == 0) error->position = e.location + 1;
+      return false;
+    }
+    *expr = RegtypeConst(resolved, e.location);
+    return true;
+  }
   if (e.kind == Expr::Kind::kConst) {
     if (e.value) {
       std::string canonical;
@@ -684,6 +695,20 @@ bool Analyzer::AnalyzeCast(const PgQuery__TypeCast* c,
             error->position = c->arg->a_const->location + 1;
           return false;
         }
+        return true;
+      }
+      if (reg == "regtype" &&
+          c->arg->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+          c->arg->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL) {
+        // regtypein when the statement is analysed: the type must exist.
+        uint32_t resolved;
+        int32_t ignored;
+        if (!ParseTypeString(c->arg->a_const->sval->sval, &resolved, &ignored,
+                             error)) {
+          error->position = c->arg->a_const->location + 1;
+          return false;
+        }
+        *out = RegtypeConst(resolved, c->location);
         return true;
       }
       if (reg == "regnamespace" &&
@@ -781,6 +806,33 @@ bool Analyzer::AnalyzeCastTo(const PgQuery__TypeCast* c, uint32_t type,
       return true;
     }
   } else if (!Analyze(c->arg, &arg, error)) {
+    return false;
+  }
+  if (type == oid::kOid && arg->type == kRegtypeOid) {
+    // regtype to oid: the OID the value was made from.
+    if (arg->kind == Expr::Kind::kConst && arg->table_oid) {
+      *out = Const(oid::kOid, std::to_string(arg->table_oid), c->location);
+      return true;
+    }
+    if (arg->kind == Expr::Kind::kFunction &&
+        arg->name == "kova_regtype_name") {
+      std::unique_ptr<Expr> id = std::move(arg->args[0]);
+      if (id->type == oid::kOid) {
+        *out = std::move(id);
+        return true;
+      }
+      auto cast = std::make_unique<Expr>();  // an integer's OID
+      cast->kind = Expr::Kind::kCast;
+      cast->type = oid::kOid;
+      cast->typmod = -1;
+      cast->location = c->location;
+      cast->args.push_back(std::move(id));
+      *out = std::move(cast);
+      return true;
+    }
+    *error =
+        Err("0A000", "this cast of a regtype value to oid is not supported",
+            c->location);
     return false;
   }
   bool regclass_arg = IsRegclassValue(*arg);
@@ -1371,11 +1423,6 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
     // output never shows a type modifier (character varying, not
     // character varying(3)), and calls bpchar "character".
     uint32_t type = args[0]->domain ? args[0]->domain : args[0]->type;
-    uint32_t element = types::ArrayElementType(type);
-    if (!element) element = type;
-    std::string regtype = types::FormatTypeName(type, -1);
-    if (element == oid::kBpchar)
-      regtype = type == element ? "character" : "character[]";
     std::function<bool(const Expr&)> has_aggregate = [&](const Expr& x) {
       if (x.kind == Expr::Kind::kAggregate) return true;
       for (const auto& a : x.args)
@@ -1392,16 +1439,16 @@ bool Analyzer::AnalyzeFunction(const PgQuery__FuncCall* f,
       test->args.push_back(std::move(args[0]));
       auto e = std::make_unique<Expr>();
       e->kind = Expr::Kind::kCase;
-      e->type = 2206;
+      e->type = kRegtypeOid;
       e->location = f->location;
       e->args.push_back(std::move(test));
-      e->args.push_back(Const(2206, regtype, f->location));
-      e->args.push_back(Const(2206, regtype, f->location));
+      e->args.push_back(RegtypeConst(type, f->location));
+      e->args.push_back(RegtypeConst(type, f->location));
       e->has_else = true;
       *out = std::move(e);
       return true;
     }
-    *out = Const(2206, regtype, f->location);
+    *out = RegtypeConst(type, f->location);
     return true;
   }
   if (name == "regexp_matches" || name == "regexp_split_to_table" ||

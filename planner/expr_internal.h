@@ -398,6 +398,13 @@ bool IsSystemFunction(const std::string& name);
 // to regclass is normalised when the relation exists (so '16400' and
 // 'public.orders' compare equal to the name). `kind`: "regclass",
 // "regtype" or "regnamespace". (system_functions.cc)
+// regtype values are the type's name as regtypeout prints it.
+inline constexpr uint32_t kRegtypeOid = 2206;
+// regtypein: a type name alone ("integer[]", "public.mood"), resolved.
+bool ParseTypeString(std::string_view text, uint32_t* type, int32_t* typmod,
+                     PgError* error);
+// A regtype constant of `type` (its Expr's table_oid holds the OID).
+std::unique_ptr<Expr> RegtypeConst(uint32_t type, int location);
 bool RegCastName(const std::string& kind, std::unique_ptr<Expr> arg,
                  SessionHooks* hooks, std::unique_ptr<Expr>* out);
 bool NormalizeRegclassLiteral(SessionHooks* hooks, Expr* e, PgError* error);

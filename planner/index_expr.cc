@@ -206,6 +206,7 @@ bool Immutable(const Expr& e) {
           "to_jsonb",
           "to_number",
           "to_regclass",
+          "to_regtype",
           "transaction_timestamp",
           "user",
           "version",

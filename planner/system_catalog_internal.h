@@ -29,6 +29,7 @@ constexpr uint32_t I2A = 1005;  // int2[]
 constexpr uint32_t OA = 1028;   // oid[]
 constexpr uint32_t I2V = 22;    // int2vector
 constexpr uint32_t TZ = oid::kTimestamptz;
+constexpr uint32_t kFloat4Array = 1021;  // real[]
 
 struct Col {
   const char* name;

@@ -77,6 +77,7 @@ const char* const kSystemFunctions[] = {"pg_get_userbyid",
                                         "kova_regnamespace_name",
                                         "kova_regclass_oid",
                                         "to_regclass",
+                                        "to_regtype",
                                         "kova_regnamespace_oid",
                                         "kova_lock_table",
                                         "kova_settings_rows",
@@ -130,11 +131,51 @@ bool RegCastName(const std::string& kind, std::unique_ptr<Expr> arg,
   auto e = std::make_unique<Expr>();
   e->kind = Expr::Kind::kFunction;
   e->name = "kova_" + kind + "_name";
-  e->type = oid::kText;
+  e->type = kind == "regtype" ? kRegtypeOid : oid::kText;
   e->location = arg->location;
   e->args.push_back(std::move(arg));
   *out = std::move(e);
   return true;
+}
+
+bool ParseTypeString(std::string_view text, uint32_t* type, int32_t* typmod,
+                     PgError* error) {
+  // As PostgreSQL's parseTypeString: the text must be a type name alone.
+  std::string sql = "SELECT CAST(NULL AS " + std::string(text) + ")";
+  std::unique_ptr<sql::ParseTree> tree;
+  sql::SyntaxError syntax;
+  const PgQuery__Node* target = nullptr;
+  if (!sql::ParseTree::Parse(sql, &tree, &syntax)) {
+    *error = Err("42601", syntax.message);
+    error->context = "invalid type name \"" + std::string(text) + "\"";
+    return false;
+  }
+  if (tree->size() == 1) {
+    const PgQuery__Node* stmt = tree->statement(0).stmt;
+    if (stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
+        stmt->select_stmt->n_target_list == 1 &&
+        !stmt->select_stmt->n_from_clause)
+      target = stmt->select_stmt->target_list[0]->res_target->val;
+  }
+  if (!target || target->node_case != PG_QUERY__NODE__NODE_TYPE_CAST ||
+      target->type_cast->arg->node_case != PG_QUERY__NODE__NODE_A_CONST) {
+    *error = Err("22P02", "invalid type name \"" + std::string(text) + "\"");
+    return false;
+  }
+  return ResolveTypeName(target->type_cast->type_name, type, typmod, error);
+}
+
+std::unique_ptr<Expr> RegtypeConst(uint32_t type, int location) {
+  // The value is regtypeout's text, which never shows a type modifier
+  // (character varying, not character varying(3)) and calls bpchar
+  // "character"; the OID rides along for ::oid.
+  uint32_t element = types::ArrayElementType(type);
+  std::string name = types::FormatTypeName(type, -1);
+  if ((element ? element : type) == oid::kBpchar)
+    name = element ? "character[]" : "character";
+  auto e = Const(kRegtypeOid, name, location);
+  e->table_oid = type;
+  return e;
 }
 
 bool NormalizeRegclassLiteral(SessionHooks* hooks, Expr* e, PgError* error) {
@@ -529,9 +570,10 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
     return true;
   }
   if (name == "pg_tablespace_location") {
-    // pg_default and pg_global live in the data directory: ''.
+    // pg_default and pg_global live in the data directory: ''. (0 is the
+    // database's tablespace, pg_default.)
     uint32_t id = oid_arg(0);
-    if (id == 1663 || id == 1664) *out = "";
+    if (id == 0 || id == 1663 || id == 1664) *out = "";
     return true;
   }
   if (name == "pg_function_is_visible" ||
@@ -752,6 +794,19 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
         Err("42P01", "relation \"" + (parts.size() == 2 ? parts[0] + "." : "") +
                          rel + "\" does not exist");
     return false;
+  }
+  if (name == "to_regtype") {
+    // regtypein without the error of a type that does not exist.
+    uint32_t type;
+    int32_t ignored;
+    PgError e;
+    if (!ParseTypeString(*args[0], &type, &ignored, &e)) {
+      if (e.sqlstate == "42704") return true;  // NULL
+      *error = e;
+      return false;
+    }
+    *out = RegtypeConst(type, -1)->value;
+    return true;
   }
   if (name == "to_regclass") {
     // regclassin without the errors of a relation or schema that does not

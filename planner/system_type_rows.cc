@@ -17,14 +17,19 @@ void TypeRows(const Source& s, std::vector<Row>* rows) {
                      : type == 'e' ? "enum"
                      : type == 'd' ? "domain"
                                    : name;
-    const char* align = len == 1 ? "c" : len == 2 ? "s" : len == 8 ? "d" : "i";
+    // tid (6 bytes) is aligned on 2 and passed by reference, as in
+    // PostgreSQL.
+    const char* align = len == 1               ? "c"
+                        : len == 2 || len == 6 ? "s"
+                        : len == 8             ? "d"
+                                               : "i";
     std::string def = default_expr.empty() ? kNull : Text(default_expr);
     rows->push_back({Int(oid),
                      Text(name),
                      Int(nsp),
                      Int(owner),
                      Int(len),
-                     Bool(len > 0 && len <= 8),
+                     Bool(len > 0 && len <= 8 && len != 6),
                      Text(std::string(1, type)),
                      Text(std::string(1, category)),
                      Bool(true),

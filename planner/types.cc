@@ -110,6 +110,9 @@ constexpr TypeInfo kTypes[] = {
     {kIntervalArray, "_interval", -1, 'A', 0, oid::kInterval},
     {kNumericArray, "_numeric", -1, 'A', 0, oid::kNumeric},
     {oid::kNumeric, "numeric", -1, 'N', kNumericArray, 0},
+    // regtype: the type's name (the analyser resolves literals and keeps
+    // the OID beside them, see RegtypeConst).
+    {2206, "regtype", 4, 'N', 0, 0},
     {oid::kRecord, "record", -1, 'P', 0, 0},
     {oid::kVoid, "void", 4, 'P', 0, 0},
     {oid::kUuid, "uuid", 16, 'U', kUuidArray, 0},

@@ -53,6 +53,9 @@ SELECT count(DISTINCT x) AS distinct_ids, max(x) > min(x) AS increasing FROM see
 SELECT txid_current() < txid_current() AS same_statement;
 SELECT pg_typeof(txid_current()), pg_typeof(pg_current_xact_id()),
        pg_typeof(xid(pg_current_xact_id()));
+SELECT typname, typlen, typbyval, typalign, typcategory FROM pg_type
+  WHERE oid IN (27, 28, 29, 5069) ORDER BY oid;
+SELECT format_type(27, -1), format_type(5069, NULL), 'xid8'::regtype::oid;
 -- tid input and output, as tidin and tidout.
 SELECT '(0,1)'::tid, '(4294967295,65535)'::tid, '(-1,0)'::tid, '(+1,+2)'::tid;
 SELECT '(0,1)junk'::tid, 'x,1,2)'::tid, '( 1,2)'::tid;

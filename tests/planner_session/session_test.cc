@@ -737,5 +737,19 @@ TEST_F(SessionTest, RelationSizesAreTheStoresPages) {
   EXPECT_EQ(One("SELECT pg_tablespace_size('nosuch')").error.sqlstate, "42704");
 }
 
+TEST_F(SessionTest, RegtypeLiteralIsATypeNameOnly) {
+  // The literal is read as a type name alone: text that would make the
+  // statement it is parsed in more than a cast is refused.
+  for (const char* sql : {"SELECT 'int) FROM pg_class --'::regtype",
+                          "SELECT 'int); DROP TABLE x; --'::regtype",
+                          "SELECT to_regtype('int4) AS x, (1')"}) {
+    ExecuteResult r = One(sql);
+    EXPECT_FALSE(r.ok) << sql;
+    EXPECT_TRUE(r.error.sqlstate == "22P02" || r.error.sqlstate == "42601")
+        << sql << ": " << r.error.sqlstate << " " << r.error.message;
+  }
+  EXPECT_EQ(Scalar("SELECT to_regtype('integer[]')"), "integer[]");
+}
+
 }  // namespace
 }  // namespace kova::planner
