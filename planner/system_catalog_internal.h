@@ -179,6 +179,7 @@ void TypeRows(const Source& s, std::vector<Row>* rows);
 void EnumRows(const Source& s, std::vector<Row>* rows);
 void CollationRows(const Source& s, std::vector<Row>* rows);
 void TablespaceRows(const Source& s, std::vector<Row>* rows);
+void TimezoneNameRows(const Source& s, std::vector<Row>* rows);
 void LanguageRows(const Source& s, std::vector<Row>* rows);
 // pg_settings from the lines of kova_settings_rows (name, value,
 // description).

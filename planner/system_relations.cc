@@ -90,6 +90,10 @@ bool QueryCompiler::AddSystemRelation(const PgQuery__RangeVar* rv,
       if (c->out_) c->out_->no_cache = true;
   }
   if (rel->rows) rel->rows(src, &rows);
+  if (relname == "pg_timezone_names") {  // the offsets in effect now
+    for (QueryCompiler* c = this; c; c = c->parent_)
+      if (c->out_) c->out_->no_cache = true;
+  }
   // pg_settings and pg_stat_activity: the session's current values and the
   // sessions as they are now, from a session function; the plan is not kept.
   const bool settings = std::string_view(rel->name) == "pg_settings";

@@ -32,3 +32,12 @@ SELECT pg_database_size(current_database()) > 0 AS has_size,
        pg_tablespace_size('pg_default') >= pg_database_size(current_database())
          AS holds_it;
 DROP TABLE sized_rows;
+-- Time zones (ones without daylight saving time, so the output does not
+-- depend on the date), the leap-second zones left out.
+SELECT * FROM pg_timezone_names
+  WHERE name IN ('Asia/Kolkata', 'Asia/Tokyo', 'UTC', 'Etc/GMT+5', 'Zulu')
+  ORDER BY name;
+SELECT count(*) > 400 AS many, count(*) FILTER (WHERE name LIKE 'right/%') AS leap,
+       count(*) FILTER (WHERE name = 'Europe/Paris') AS paris
+  FROM pg_timezone_names;
+SELECT pg_typeof(utc_offset), pg_typeof(is_dst) FROM pg_timezone_names LIMIT 1;
