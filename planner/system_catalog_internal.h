@@ -180,6 +180,7 @@ void EnumRows(const Source& s, std::vector<Row>* rows);
 void CollationRows(const Source& s, std::vector<Row>* rows);
 void TablespaceRows(const Source& s, std::vector<Row>* rows);
 void TimezoneNameRows(const Source& s, std::vector<Row>* rows);
+void TimezoneAbbrevRows(const Source& s, std::vector<Row>* rows);
 void LanguageRows(const Source& s, std::vector<Row>* rows);
 // pg_settings from the lines of kova_settings_rows (name, value,
 // description).

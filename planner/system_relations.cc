@@ -90,7 +90,8 @@ bool QueryCompiler::AddSystemRelation(const PgQuery__RangeVar* rv,
       if (c->out_) c->out_->no_cache = true;
   }
   if (rel->rows) rel->rows(src, &rows);
-  if (relname == "pg_timezone_names") {  // the offsets in effect now
+  if (relname == "pg_timezone_names" || relname == "pg_timezone_abbrevs") {
+    // the offsets in effect now
     for (QueryCompiler* c = this; c; c = c->parent_)
       if (c->out_) c->out_->no_cache = true;
   }

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
+#include <cctype>
 #include <chrono>
 #include <mutex>
 
@@ -70,6 +71,39 @@ void TimezoneNameRows(const Source&, std::vector<Row>* rows) {
     const types::tz::TType& t = zone->TypeAt(now);
     rows->push_back({Text(zone->name()), Text(t.abbr),
                      Text(OffsetText(t.utoff)), Bool(t.isdst)});
+  }
+}
+
+// pg_timezone_abbrevs: PostgreSQL's Default abbreviation set; an
+// abbreviation whose meaning follows a zone takes that zone's now.
+void TimezoneAbbrevRows(const Source&, std::vector<Row>* rows) {
+  int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                    std::chrono::system_clock::now().time_since_epoch())
+                    .count();
+  for (const types::tz::Abbrev* a = types::tz::AbbrevsBegin();
+       a != types::tz::AbbrevsEnd(); ++a) {
+    std::string upper;
+    for (const char* p = a->key; *p; p++)
+      upper += static_cast<char>(std::toupper(static_cast<unsigned char>(*p)));
+    int64_t offset = a->offset;
+    bool dst = a->kind == 'D';
+    if (a->kind == 'Z') {
+      const types::tz::Zone* zone = types::tz::FindZone(a->zone_name);
+      if (!zone) continue;
+      int64_t gmtoff;
+      int isdst;
+      if (zone->InterpretAbbrev(upper, now, &gmtoff, &isdst)) {
+        offset = gmtoff;
+        dst = isdst != 0;
+      } else {
+        const types::tz::TType& t = zone->TypeAt(now);
+        offset = t.utoff;
+        dst = t.isdst;
+      }
+    }
+    rows->push_back({Text(upper),
+                     Text(OffsetText(static_cast<int32_t>(offset))),
+                     Bool(dst)});
   }
 }
 

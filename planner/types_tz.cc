@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -906,6 +907,9 @@ const Abbrev kAbbrevs[] = {
 };
 
 }  // namespace
+
+const Abbrev* AbbrevsBegin() { return std::begin(kAbbrevs); }
+const Abbrev* AbbrevsEnd() { return std::end(kAbbrevs); }
 
 const Abbrev* FindAbbrev(std::string_view lower_key) {
   for (const Abbrev& a : kAbbrevs) {

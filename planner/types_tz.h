@@ -118,5 +118,8 @@ struct Abbrev {
   const char* zone_name;
 };
 const Abbrev* FindAbbrev(std::string_view lower_key);
+// The whole set, in key order.
+const Abbrev* AbbrevsBegin();
+const Abbrev* AbbrevsEnd();
 
 }  // namespace kova::planner::types::tz

@@ -41,3 +41,8 @@ SELECT count(*) > 400 AS many, count(*) FILTER (WHERE name LIKE 'right/%') AS le
        count(*) FILTER (WHERE name = 'Europe/Paris') AS paris
   FROM pg_timezone_names;
 SELECT pg_typeof(utc_offset), pg_typeof(is_dst) FROM pg_timezone_names LIMIT 1;
+-- The Default abbreviation set (fixed ones: their offsets never move).
+SELECT * FROM pg_timezone_abbrevs
+  WHERE abbrev IN ('CET', 'EST', 'IST', 'JST', 'NZDT', 'PST', 'UTC', 'Z')
+  ORDER BY abbrev;
+SELECT count(*) > 150 AS many FROM pg_timezone_abbrevs;
