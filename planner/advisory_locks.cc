@@ -207,6 +207,35 @@ bool SessionImpl::CallAdvisoryLockFunction(const std::string& name,
   return true;
 }
 
+// pg_locks: one line per held mode and per waiter, tab-separated:
+// database, classid, objid, objsubid (PostgreSQL's advisory lock tag: a
+// bigint's high and low halves with 1, or the two ints with 2), pid,
+// mode, granted.
+std::string SessionImpl::AdvisoryLockLines() {
+  LockTable& table = LockTable::Get();
+  std::lock_guard<std::mutex> lock(table.mu);
+  std::string out;
+  auto line = [&](const LockKey& k, const void* owner, bool exclusive,
+                  bool granted) {
+    uint64_t key = static_cast<uint64_t>(k.key);
+    out += k.database + '\t' + std::to_string(key >> 32) + '\t' +
+           std::to_string(key & 0xffffffffu) + '\t' + (k.pair ? "2" : "1") +
+           '\t' + std::to_string(static_cast<const SessionImpl*>(owner)->pid_) +
+           '\t' + (exclusive ? "ExclusiveLock" : "ShareLock") + '\t' +
+           (granted ? "t" : "f") + '\n';
+  };
+  for (const auto& [key, holders] : table.locks_) {
+    for (const auto& [owner, hold] : holders) {
+      if (hold.exclusive()) line(key, owner, true, true);
+      if (hold.shared_session + hold.shared_xact > 0)
+        line(key, owner, false, true);
+    }
+  }
+  for (const auto& [owner, wait] : table.waiting_)
+    line(wait.first, owner, wait.second, false);
+  return out;
+}
+
 void SessionImpl::ReleaseAdvisoryLocks(bool session_level) {
   if (!holds_advisory_ || (!session_level && !holds_xact_advisory_)) return;
   LockTable& table = LockTable::Get();

@@ -279,6 +279,7 @@ std::vector<FunctionDef> BuiltinFunctions() {
       {"pg_terminate_backend", {I4}, B},
       {"pg_terminate_backend", {I4, I8}, B},
       {"kova_activity_rows", {}, T},
+      {"kova_lock_rows", {}, T},
       {"txid_current", {}, I8},
       {"txid_current_if_assigned", {}, I8},
       {"pg_current_xact_id", {}, oid::kXid8},

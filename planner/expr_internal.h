@@ -435,8 +435,9 @@ inline bool IsSessionFunction(const std::string& name) {
          name == "kova_activity_rows" || name == "txid_current" ||
          name == "txid_current_if_assigned" || name == "pg_current_xact_id" ||
          name == "pg_current_xact_id_if_assigned" ||
-         name == "kova_returning_xmax" || IsAdvisoryLockFunction(name) ||
-         IsSystemFunction(name) || IsPrivilegeFunction(name);
+         name == "kova_returning_xmax" || name == "kova_lock_rows" ||
+         IsAdvisoryLockFunction(name) || IsSystemFunction(name) ||
+         IsPrivilegeFunction(name);
 }
 
 inline std::string Lower(std::string s) {

@@ -505,6 +505,10 @@ bool SessionImpl::CallSessionFunction(const std::string& name,
   if (name == "pg_cancel_backend" || name == "pg_terminate_backend" ||
       name == "kova_activity_rows")
     return CallActivityFunction(name, args, out, error);
+  if (name == "kova_lock_rows") {
+    *out = AdvisoryLockLines();
+    return true;
+  }
   if (name == "txid_current" || name == "txid_current_if_assigned" ||
       name == "kova_returning_xmax" || name == "pg_current_xact_id" ||
       name == "pg_current_xact_id_if_assigned")

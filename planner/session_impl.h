@@ -302,6 +302,8 @@ class SessionImpl : public Session,
   void ReportActivity(bool active, std::string_view query, int64_t start);
   // txid_current(), pg_current_xact_id() and their _if_assigned forms
   // (xids.cc).
+  // The advisory locks held and awaited in this process (pg_locks).
+  std::string AdvisoryLockLines();
   bool CallXidFunction(const std::string& name, const std::vector<Value>& args,
                        Value* out, PgError* error);
   // This transaction's id, taken now when `assign` (0: none yet).

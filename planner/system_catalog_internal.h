@@ -157,6 +157,8 @@ const std::vector<Relation>& InfoRelations();
 void ClassRows(const Source& s, std::vector<Row>* rows);
 // pg_stat_activity from kova_activity_rows's lines (activity.cc).
 void ActivityRows(const std::string& lines, std::vector<Row>* rows);
+// pg_locks from the lines of kova_lock_rows (advisory locks).
+void LockRows(const std::string& lines, std::vector<Row>* rows);
 void NamespaceRows(const Source& s, std::vector<Row>* rows);
 void AmRows(const Source& s, std::vector<Row>* rows);
 void DatabaseRows(const Source& s, std::vector<Row>* rows);

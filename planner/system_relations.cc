@@ -109,6 +109,15 @@ bool QueryCompiler::AddSystemRelation(const PgQuery__RangeVar* rv,
     for (QueryCompiler* c = this; c; c = c->parent_)
       if (c->out_) c->out_->no_cache = true;
   }
+  if (relname == "pg_locks") {  // the locks held now
+    Value lines;
+    if (!context_->hooks || !context_->hooks->CallSessionFunction(
+                                "kova_lock_rows", {}, &lines, error))
+      return false;
+    if (lines) LockRows(*lines, &rows);
+    for (QueryCompiler* c = this; c; c = c->parent_)
+      if (c->out_) c->out_->no_cache = true;
+  }
   if (std::string_view(rel->name) == "columns") {
     std::string counters;
     if (!context_->collection_table("admin.counters", &counters, error))

@@ -149,6 +149,16 @@ void SettingRows(const std::string& lines, std::vector<Row>* rows) {
   }
 }
 
+void LockRows(const std::string& lines, std::vector<Row>* rows) {
+  for (std::vector<std::string> f : SplitLines(lines)) {
+    if (f.size() != 7) continue;
+    // database, classid, objid, objsubid, pid, mode, granted.
+    rows->push_back({Text("advisory"), Int(DatabaseOid(f[0])), kNull, kNull,
+                     kNull, kNull, kNull, f[1], f[2], f[3], kNull, f[4],
+                     Text(f[5]), Bool(f[6] == "t"), Bool(false), kNull});
+  }
+}
+
 void ActivityRows(const std::string& lines, std::vector<Row>* rows) {
   for (std::vector<std::string> f : SplitLines(lines)) {
     if (f.size() != 12) continue;

@@ -188,6 +188,46 @@ def drop_database_in_use():
 
 
 t.step("drop database in use", drop_database_in_use)
+def advisory_pg_locks():
+    """pg_locks shows the advisory locks sessions hold and wait for, with
+    PostgreSQL's lock tag (classid, objid, objsubid)."""
+    import threading
+    import time
+    def connect():
+        c = psycopg2.connect(host=host, port=port, user="postgres", dbname="postgres")
+        c.autocommit = True
+        return c
+    a, b, c = connect(), connect(), connect()
+    ca, cb, cc = a.cursor(), b.cursor(), c.cursor()
+    ca.execute("SELECT pg_backend_pid()")
+    pa = ca.fetchone()[0]
+    cb.execute("SELECT pg_backend_pid()")
+    pb = cb.fetchone()[0]
+    ca.execute("SELECT pg_advisory_lock(42), pg_advisory_lock_shared(1, 2), "
+               "pg_advisory_lock(-5000000000)")
+    waiter = threading.Thread(target=lambda: cb.execute("SELECT pg_advisory_lock(42)"))
+    waiter.start()
+    time.sleep(0.5)
+    cc.execute("""SELECT locktype,
+                         database = (SELECT oid FROM pg_database
+                                     WHERE datname = current_database()),
+                         relation, classid, objid, objsubid,
+                         CASE pid WHEN %s THEN 'a' WHEN %s THEN 'b' END,
+                         mode, granted, fastpath
+                    FROM pg_locks WHERE locktype = 'advisory'
+                    ORDER BY classid, objid, granted DESC""", (pa, pb))
+    held = cc.fetchall()
+    ca.execute("SELECT pg_advisory_unlock_all()")
+    waiter.join()
+    cc.execute("SELECT mode, granted FROM pg_locks "
+               "WHERE locktype = 'advisory' AND pid = %s", (pb,))
+    after = cc.fetchall()
+    for x in (a, b, c):
+        x.close()
+    return {"held": held, "after": after}
+
+
+t.step("pg_locks advisory", advisory_pg_locks)
 t.step("create table", lambda: (q("CREATE TABLE pg2_items (id serial PRIMARY KEY, name text, price numeric(8,2))"), conn.commit())[0], needs=["tables"])
 t.step("insert returning", lambda: (q("INSERT INTO pg2_items (name, price) VALUES (%s, %s), (%s, %s) RETURNING id", ("kettle", decimal.Decimal("19.99"), "mug", decimal.Decimal("4.50"))), conn.commit())[0], needs=["tables"])
 t.step("select table", lambda: q("SELECT id, name, price FROM pg2_items ORDER BY id"), needs=["tables"])
