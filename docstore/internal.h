@@ -409,6 +409,10 @@ class SessionImpl {
   }
   // nullptr in *meta when absent.
   Status LookupCollection(const std::string& ns, const CollectionMeta** meta);
+  // The namespaces ("db.collection") of the database's collections, by
+  // collection name; inside a transaction of the caller's.
+  Status CollectionNamespaces(std::string_view db,
+                              std::vector<std::string>* out);
   // `base`, or base@2, base@3...: the first name no SQLite table or index
   // holds yet, quoted.
   Status FreeSqliteName(const std::string& base, std::string* quoted);

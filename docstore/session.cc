@@ -489,27 +489,31 @@ Status Session::DropIndex(std::string_view db, std::string_view collection,
   });
 }
 
+Status SessionImpl::CollectionNamespaces(std::string_view db,
+                                         std::vector<std::string>* out) {
+  sqlite3_stmt* raw;
+  Status s = Prepare(
+      "SELECT ns FROM kova_collections WHERE db=?1 ORDER BY name", &raw);
+  if (!s.ok()) return s;
+  StmtHandle stmt(raw);
+  sqlite3_bind_text(raw, 1, db.data(), static_cast<int>(db.size()),
+                    SQLITE_TRANSIENT);
+  int rc;
+  while ((s = Step(raw, &rc)).ok() && rc == SQLITE_ROW)
+    out->emplace_back(
+        reinterpret_cast<const char*>(sqlite3_column_text(raw, 0)));
+  return s;
+}
+
 Status Session::ListCollections(std::string_view db,
                                 std::vector<CollectionInfo>* out) {
   return impl_->InRead([&] {
     out->clear();  // the list replaces what the vector held
     Status s = ValidateDbName(db);
     if (!s.ok()) return s;
-    sqlite3_stmt* raw;
-    s = impl_->Prepare(
-        "SELECT ns FROM kova_collections WHERE db=?1 ORDER BY name", &raw);
-    if (!s.ok()) return s;
     std::vector<std::string> names;
-    {
-      StmtHandle stmt(raw);
-      sqlite3_bind_text(raw, 1, db.data(), static_cast<int>(db.size()),
-                        SQLITE_TRANSIENT);
-      int rc;
-      while ((s = impl_->Step(raw, &rc)).ok() && rc == SQLITE_ROW)
-        names.emplace_back(
-            reinterpret_cast<const char*>(sqlite3_column_text(raw, 0)));
-      if (!s.ok()) return s;
-    }
+    s = impl_->CollectionNamespaces(db, &names);
+    if (!s.ok()) return s;
     for (const auto& ns : names) {
       const CollectionMeta* meta;
       s = impl_->LookupCollection(ns, &meta);

@@ -41,49 +41,60 @@ Status BtreeBytes(SessionImpl* impl, const CollectionMeta& meta,
   return s;
 }
 
+// A collection's table and indexes, an index's helper B-trees ("...#nulls")
+// counted with it.
+Status Measure(SessionImpl* impl, const CollectionMeta& meta,
+               Session::StorageSize* out) {
+  *out = Session::StorageSize{};
+  std::map<std::string, int64_t> btrees;
+  Status s = BtreeBytes(impl, meta, &btrees);
+  if (!s.ok()) return s;
+  std::string table = Unquote(meta.table);
+  for (const auto& [name, bytes] : btrees) {
+    if (name == table) {
+      out->table_bytes += bytes;
+      continue;
+    }
+    out->index_bytes += bytes;
+    for (const auto& index : meta.indexes) {
+      std::string own = Unquote(index.sqlite_name);
+      if (name == own || name.rfind(own + "#", 0) == 0)
+        out->by_index[index.spec.name] += bytes;
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status Session::CollectionSize(std::string_view db, std::string_view collection,
                                StorageSize* out) {
   return impl_->InRead([&] {
-    *out = StorageSize{};
     const CollectionMeta* meta;
     Status s = impl_->RequireCollection(db, collection, &meta);
-    if (!s.ok()) return s;
-    std::map<std::string, int64_t> btrees;
-    s = BtreeBytes(impl_.get(), *meta, &btrees);
-    if (!s.ok()) return s;
-    std::string table = Unquote(meta->table);
-    for (const auto& [name, bytes] : btrees) {
-      if (name == table) {
-        out->table_bytes += bytes;
-        continue;
-      }
-      out->index_bytes += bytes;
-      // An index's helper B-trees ("...#nulls") count with it.
-      for (const auto& index : meta->indexes) {
-        std::string own = Unquote(index.sqlite_name);
-        if (name == own || name.rfind(own + "#", 0) == 0)
-          out->by_index[index.spec.name] += bytes;
-      }
-    }
-    return Status::OK();
+    return s.ok() ? Measure(impl_.get(), *meta, out) : s;
   });
 }
 
 Status Session::DatabaseSize(std::string_view db, int64_t* bytes) {
-  std::vector<CollectionInfo> collections;
-  Status s = ListCollections(db, &collections);
-  if (!s.ok()) return s;
-  *bytes = 0;
-  for (const auto& c : collections) {
-    StorageSize size;
-    s = CollectionSize(db, c.name, &size);
-    if (s.code() == Code::kNamespaceNotFound) continue;  // dropped meanwhile
+  // One read transaction: the collections and their pages of one moment.
+  return impl_->InRead([&] {
+    *bytes = 0;
+    std::vector<std::string> names;
+    Status s = impl_->CollectionNamespaces(db, &names);
     if (!s.ok()) return s;
-    *bytes += size.table_bytes + size.index_bytes;
-  }
-  return Status::OK();
+    for (const auto& ns : names) {
+      const CollectionMeta* meta;
+      s = impl_->LookupCollection(ns, &meta);
+      if (!s.ok()) return s;
+      if (!meta) continue;
+      StorageSize size;
+      s = Measure(impl_.get(), *meta, &size);
+      if (!s.ok()) return s;
+      *bytes += size.table_bytes + size.index_bytes;
+    }
+    return Status::OK();
+  });
 }
 
 Status Session::FileSize(int64_t* bytes) {

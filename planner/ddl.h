@@ -69,9 +69,8 @@ SeqDef SeqDefOf(const docstore::Session::CounterInfo& info, uint32_t type);
 std::string QuoteQualified(const std::string& schema, const std::string& name);
 std::string QuoteIdentifier(const std::string& name);
 
-// The names of PostgreSQL's system columns, which no table column may take
-// (42701 "column name ... conflicts with a system column name").
-bool IsSystemColumnName(const std::string& name);
+// 42701 "column name ... conflicts with a system column name"
+// (expr_detail::IsSystemColumnName).
 PgError SystemColumnNameError(const std::string& name);
 
 }  // namespace kova::planner

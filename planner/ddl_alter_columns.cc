@@ -62,7 +62,7 @@ int AlterRunner::ExistingColumn(const std::string& name, PgError* error) {
 bool AlterRunner::AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error) {
   const PgQuery__ColumnDef* cd = cmd->def->column_def;
   std::string cname = cd->colname;
-  if (IsSystemColumnName(cname)) {
+  if (expr_detail::IsSystemColumnName(cname)) {
     *error = SystemColumnNameError(cname);
     return false;
   }

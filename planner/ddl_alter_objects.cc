@@ -586,7 +586,8 @@ ExecuteResult AlterRunner::RenameColumn(const PgQuery__RenameStmt* stmt) {
   int index = table_.ColumnIndex(from);
   if (index < 0)
     return Fail(Err("42703", "column \"" + from + "\" does not exist"));
-  if (IsSystemColumnName(to)) return Fail(SystemColumnNameError(to));
+  if (expr_detail::IsSystemColumnName(to))
+    return Fail(SystemColumnNameError(to));
   if (table_.FindColumn(to))
     return Fail(Err("42701", "column \"" + to + "\" of relation \"" + name +
                                  "\" already exists"));

@@ -222,7 +222,7 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
     if (elt->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
       return Fail(Err("0A000", "this CREATE TABLE element is not supported"));
     const PgQuery__ColumnDef* cd = elt->column_def;
-    if (IsSystemColumnName(cd->colname))
+    if (expr_detail::IsSystemColumnName(cd->colname))
       return Fail(SystemColumnNameError(cd->colname));
     if (table.FindColumn(cd->colname))
       return Fail(Err("42701", "column \"" + std::string(cd->colname) +
@@ -934,11 +934,6 @@ ExecuteResult SessionImpl::RunCreateSchema(
   if (s.ok()) s = catalog::Catalog::PutSchema(storage_.get(), database_, sc);
   if (!s.ok()) return Fail(TableError(s));
   return Tag("CREATE SCHEMA");
-}
-
-bool IsSystemColumnName(const std::string& name) {
-  return name == "tableoid" || name == "ctid" || name == "xmin" ||
-         name == "xmax" || name == "cmin" || name == "cmax";
 }
 
 PgError SystemColumnNameError(const std::string& name) {

@@ -15,6 +15,7 @@
 namespace kova::planner {
 using expr_detail::IsInteger;
 using expr_detail::IsNumber;
+using expr_detail::IsSystemColumnName;
 using expr_detail::IsText;
 using expr_detail::StartLocation;
 using expr_detail::TypeName;
@@ -93,9 +94,7 @@ class RowScope : public ExprScope {
                                 ref->location);
       return true;
     }
-    if (index < 0 && !excluded &&
-        (column == "ctid" || column == "xmin" || column == "xmax" ||
-         column == "cmin" || column == "cmax")) {
+    if (index < 0 && !excluded && IsSystemColumnName(column)) {
       *error =
           Err("0A000", "system column \"" + column + "\" is not supported here",
               ref->location);

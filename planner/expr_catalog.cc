@@ -326,7 +326,7 @@ std::vector<FunctionDef> BuiltinFunctions() {
       {"pg_ts_parser_is_visible", {oid::kOid}, B},
       {"pg_ts_template_is_visible", {oid::kOid}, B},
       {"pg_tablespace_location", {oid::kOid}, T},
-      {"to_regtype", {T}, 2206},
+      {"to_regtype", {T}, kRegtypeOid},
       {"pg_database_size", {NM}, I8},
       {"pg_database_size", {oid::kOid}, I8},
       {"pg_tablespace_size", {NM}, I8},

@@ -398,6 +398,17 @@ bool IsSystemFunction(const std::string& name);
 // to regclass is normalised when the relation exists (so '16400' and
 // 'public.orders' compare equal to the name). `kind`: "regclass",
 // "regtype" or "regnamespace". (system_functions.cc)
+// PostgreSQL's system columns, which no table column may be named after;
+// of them, those Kova's documents do not keep (the inserting and deleting
+// transaction and command of each row version).
+inline bool IsSystemColumnName(const std::string& name) {
+  return name == "tableoid" || name == "ctid" || name == "xmin" ||
+         name == "xmax" || name == "cmin" || name == "cmax";
+}
+inline bool IsUnkeptSystemColumn(const std::string& name) {
+  return name == "xmin" || name == "xmax" || name == "cmin" || name == "cmax";
+}
+
 // regtype values are the type's name as regtypeout prints it.
 inline constexpr uint32_t kRegtypeOid = 2206;
 // regtypein: a type name alone ("integer[]", "public.mood"), resolved.

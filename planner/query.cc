@@ -27,12 +27,6 @@ std::string FieldName(const PgQuery__Node* n) {
 
 // Types SQLite compares in PostgreSQL's order (same SQLite form, and a
 // collation where text order is not the value order).
-// System columns PostgreSQL has and Kova's documents do not keep: the
-// inserting and deleting transaction and command of each row version.
-bool IsUnsupportedSystemColumn(const std::string& name) {
-  return name == "xmin" || name == "xmax" || name == "cmin" || name == "cmax";
-}
-
 bool NativeComparable(uint32_t a, uint32_t b) {
   if (IsInteger(a) && IsInteger(b)) return true;
   // xid = integer (xideqint4): both plain integers.
@@ -813,7 +807,7 @@ bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
         }
         hit = &c;
       }
-      if (!hit && entry.has_doc && IsUnsupportedSystemColumn(column)) {
+      if (!hit && entry.has_doc && IsUnkeptSystemColumn(column)) {
         *error =
             Err("0A000", "system column \"" + column + "\" is not supported",
                 ref->location);

@@ -66,57 +66,54 @@ bool QueryCompiler::AddSystemRelation(const PgQuery__RangeVar* rv,
   Source src;
   src.cat = context_->catalog.get();
   src.temp_schema = context_->temp_schema;
+  // Rows that change outside the catalog's version (roles, privileges,
+  // settings, sessions, locks, the clock): the plan is not kept.
+  auto not_cached = [&] {
+    for (QueryCompiler* c = this; c; c = c->parent_)
+      if (c->out_) c->out_->no_cache = true;
+  };
   std::vector<ClusterRole> roles;
   std::vector<ClusterDatabase> databases;
   if (rel->cluster) {
     if (context_->cluster) context_->cluster(&roles, &databases);
-    for (QueryCompiler* c = this; c; c = c->parent_)
-      if (c->out_) c->out_->no_cache = true;
+    not_cached();
   }
   src.roles = &roles;
   src.databases = &databases;
   std::vector<Row> rows;
   std::string_view relname = rel->name;
+  // The lines of a session function (tab-separated fields).
+  auto session_lines = [&](const char* function, Value* lines) {
+    not_cached();
+    return context_->hooks &&
+           context_->hooks->CallSessionFunction(function, {}, lines, error);
+  };
   if (relname == "pg_class" || relname == "pg_namespace" ||
       relname == "pg_attribute") {
-    // Privileges are recorded outside the catalog's version: the plan is
-    // not kept.
+    // Privileges are recorded outside the catalog's version.
     Value lines;
-    if (!context_->hooks || !context_->hooks->CallSessionFunction(
-                                "kova_acl_rows", {}, &lines, error))
-      return false;
+    if (!session_lines("kova_acl_rows", &lines)) return false;
     if (lines) ParseGrants(*lines, &src.grants);
-    for (QueryCompiler* c = this; c; c = c->parent_)
-      if (c->out_) c->out_->no_cache = true;
   }
   if (rel->rows) rel->rows(src, &rows);
-  if (relname == "pg_timezone_names" || relname == "pg_timezone_abbrevs") {
-    // the offsets in effect now
-    for (QueryCompiler* c = this; c; c = c->parent_)
-      if (c->out_) c->out_->no_cache = true;
-  }
-  // pg_settings and pg_stat_activity: the session's current values and the
-  // sessions as they are now, from a session function; the plan is not kept.
-  const bool settings = std::string_view(rel->name) == "pg_settings";
-  if (settings || std::string_view(rel->name) == "pg_stat_activity") {
+  if (relname == "pg_timezone_names" || relname == "pg_timezone_abbrevs")
+    not_cached();  // the offsets in effect now
+  // pg_settings, pg_stat_activity and pg_locks: the session's current
+  // values, the sessions and the advisory locks as they are now.
+  struct SessionRows {
+    const char* relation;
+    const char* function;
+    void (*to_rows)(const std::string&, std::vector<Row>*);
+  };
+  static const SessionRows kSessionRows[] = {
+      {"pg_settings", "kova_settings_rows", SettingRows},
+      {"pg_stat_activity", "kova_activity_rows", ActivityRows},
+      {"pg_locks", "kova_lock_rows", LockRows}};
+  for (const SessionRows& r : kSessionRows) {
+    if (relname != r.relation) continue;
     Value lines;
-    if (!context_->hooks ||
-        !context_->hooks->CallSessionFunction(
-            settings ? "kova_settings_rows" : "kova_activity_rows", {}, &lines,
-            error))
-      return false;
-    if (lines) (settings ? SettingRows : ActivityRows)(*lines, &rows);
-    for (QueryCompiler* c = this; c; c = c->parent_)
-      if (c->out_) c->out_->no_cache = true;
-  }
-  if (relname == "pg_locks") {  // the locks held now
-    Value lines;
-    if (!context_->hooks || !context_->hooks->CallSessionFunction(
-                                "kova_lock_rows", {}, &lines, error))
-      return false;
-    if (lines) LockRows(*lines, &rows);
-    for (QueryCompiler* c = this; c; c = c->parent_)
-      if (c->out_) c->out_->no_cache = true;
+    if (!session_lines(r.function, &lines)) return false;
+    if (lines) r.to_rows(*lines, &rows);
   }
   if (std::string_view(rel->name) == "columns") {
     std::string counters;
