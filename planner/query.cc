@@ -82,6 +82,21 @@ bool CheckGroupedTarget(const Expr& e, PgError* error) {
   return true;
 }
 
+// FETCH FIRST `limit` ROWS WITH TIES after OFFSET `offset` over `ranked`,
+// whose rows carry kova_tie_rank and kova_tie_row (rank() and row_number()
+// over the ORDER BY): the rows after the offset up to the limit, and those
+// that tie with the last of them (a tie shares its rank, which is never
+// above the last row's position). A limit of 0 returns no row even when the
+// next row ties with one skipped by the offset.
+std::string WithTiesFilter(const std::string& ranked,
+                           const std::string& outputs, const std::string& limit,
+                           const std::string& offset) {
+  return "SELECT " + outputs + " FROM (" + ranked + ") WHERE " + limit +
+         " > 0 AND kova_tie_row > " + offset +
+         " AND kova_tie_rank <= " + offset + " + " + limit +
+         " ORDER BY kova_tie_row";
+}
+
 }  // namespace
 
 int ExprNodeLocation(const PgQuery__Node* node) {
@@ -2071,7 +2086,16 @@ bool QueryCompiler::OrderAndLimitOutput(const PgQuery__SelectStmt* s,
     order += std::string(order.empty() ? " ORDER BY " : ", ") + "c" +
              std::to_string(index) + SortDirectionSql(sb);
   }
-  out->sql = "SELECT * FROM (" + out->sql + ")" + order;
+  const bool with_ties =
+      s->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES;
+  if (!with_ties) {
+    out->sql = "SELECT * FROM (" + out->sql + ")" + order;
+  } else {
+    std::string window = order.substr(std::string(" ORDER BY ").size());
+    out->sql = "SELECT *, rank() OVER (ORDER BY " + window +
+               ") AS kova_tie_rank, row_number() OVER (ORDER BY " + window +
+               ") AS kova_tie_row FROM (" + out->sql + ")";
+  }
   if (s->limit_count || s->limit_offset) {
     std::string limit = "-1", offset = "0";
     for (int k = 0; k < 2; k++) {
@@ -2081,9 +2105,20 @@ bool QueryCompiler::OrderAndLimitOutput(const PgQuery__SelectStmt* s,
       if (!analyzer_.Analyze(n, &e, error) ||
           !analyzer_.Coerce(&e, oid::kInt8, -1, error))
         return false;
-      (k == 0 ? limit : offset) = Emit(*e);
+      (k == 0 ? limit : offset) = "kova_limit(" + Emit(*e) + ", " +
+                                  (k == 1      ? "1"
+                                   : with_ties ? "2"
+                                               : "0") +
+                                  ")";
     }
-    out->sql += " LIMIT " + limit + " OFFSET " + offset;
+    if (with_ties) {
+      std::string outputs;
+      for (size_t i = 0; i < out->columns.size(); i++)
+        outputs += (i ? ", " : "") + std::string("c") + std::to_string(i);
+      out->sql = WithTiesFilter(out->sql, outputs, limit, offset);
+    } else {
+      out->sql += " LIMIT " + limit + " OFFSET " + offset;
+    }
   }
   return true;
 }
@@ -2431,14 +2466,16 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
           outer_order;
     order.clear();
   }
-  sql += order;
+  const bool with_ties =
+      s->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES;
+  if (!with_ties) sql += order;
   if (s->limit_count || s->limit_offset) {
     std::string limit = "-1", offset = "0";
     for (int k = 0; k < 2; k++) {
       const PgQuery__Node* n = k == 0 ? s->limit_count : s->limit_offset;
       if (!n) continue;
-      if (k == 0 && n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
-          n->a_const->isnull)
+      if (k == 0 && !with_ties &&
+          n->node_case == PG_QUERY__NODE__NODE_A_CONST && n->a_const->isnull)
         continue;  // LIMIT ALL / LIMIT NULL
       std::unique_ptr<Expr> e;
       aggregate_context_ = k == 0 ? "LIMIT" : "OFFSET";
@@ -2449,10 +2486,50 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
       window_context_ = nullptr;
       if (!ok) return false;
       std::string v = Emit(*e);
-      (k == 0 ? limit : offset) =
-          "kova_limit(" + v + ", " + (k == 0 ? "0" : "1") + ")";
+      (k == 0 ? limit : offset) = "kova_limit(" + v + ", " +
+                                  (k == 1      ? "1"
+                                   : with_ties ? "2"
+                                               : "0") +
+                                  ")";
     }
-    sql += " LIMIT " + limit + " OFFSET " + offset;
+    if (!with_ties) {
+      sql += " LIMIT " + limit + " OFFSET " + offset;
+    } else {
+      // Keys that are output columns rank the finished rows (DISTINCT and
+      // grouping included); others rank inside the statement's own list.
+      std::string outputs, window;
+      bool all_outputs = true;
+      for (size_t i = 0; i < targets.size(); i++)
+        outputs += (i ? ", " : "") + std::string("c") + std::to_string(i);
+      if (targets.empty()) outputs = "c_none";
+      for (size_t i = 0; i < order_items.size(); i++) {
+        int found = -1;
+        for (size_t k = 0; k < targets.size() && found < 0; k++)
+          if (target_sql[k] == order_items[i].first)
+            found = static_cast<int>(k);
+        all_outputs = all_outputs && found >= 0;
+        window +=
+            std::string(i ? ", " : "") +
+            (found >= 0 ? "c" + std::to_string(found) : order_items[i].first) +
+            order_items[i].second;
+      }
+      const std::string head = "SELECT " + select;
+      if (!all_outputs && (distinct_on || s->n_distinct_clause > 0 ||
+                           sql.compare(0, head.size(), head) != 0)) {
+        *error = Err("0A000",
+                     "FETCH FIRST ... WITH TIES ordered by an expression that "
+                     "is not in the select list is not supported yet here");
+        return false;
+      }
+      std::string ranks = "rank() OVER (ORDER BY " + window +
+                          ") AS kova_tie_rank, row_number() OVER (ORDER BY " +
+                          window + ") AS kova_tie_row";
+      if (all_outputs)
+        sql = "SELECT *, " + ranks + " FROM (" + sql + ")";
+      else
+        sql.insert(head.size(), ", " + ranks);
+      sql = WithTiesFilter(sql, outputs, limit, offset);
+    }
   }
   if (emit_failed_) {
     *error = emit_error_;
