@@ -145,6 +145,10 @@ void ReadTable(const bson_t* doc, Table* t) {
             c.on_update = s.empty() ? 'a' : s[0];
           } else if (!strcmp(k, "nulls_not_distinct")) {
             c.nulls_not_distinct = bson_iter_as_bool(f);
+          } else if (!strcmp(k, "deferrable")) {
+            c.deferrable = bson_iter_as_bool(f);
+          } else if (!strcmp(k, "initially_deferred")) {
+            c.initially_deferred = bson_iter_as_bool(f);
           }
         });
         t->constraints.push_back(std::move(c));
@@ -521,6 +525,9 @@ Status Catalog::PutTable(docstore::Session* session, std::string_view db,
     }
     if (c.nulls_not_distinct)
       bson_append_bool(&con, "nulls_not_distinct", -1, true);
+    if (c.deferrable) bson_append_bool(&con, "deferrable", -1, true);
+    if (c.initially_deferred)
+      bson_append_bool(&con, "initially_deferred", -1, true);
     bson_append_document_end(&cons, &con);
   }
   bson_append_array_end(&doc, &cons);

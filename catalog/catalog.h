@@ -48,6 +48,10 @@ struct Constraint {
   char on_delete = 'a';
   char on_update = 'a';
   bool nulls_not_distinct = false;
+  // DEFERRABLE / INITIALLY DEFERRED (keys and foreign keys). Kova defers
+  // the checks of foreign keys only; unique keys are checked at once.
+  bool deferrable = false;
+  bool initially_deferred = false;
 };
 
 constexpr int16_t kIndexDesc = 1;        // PostgreSQL's INDOPTION_DESC

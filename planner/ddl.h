@@ -69,6 +69,25 @@ SeqDef SeqDefOf(const docstore::Session::CounterInfo& info, uint32_t type);
 std::string QuoteQualified(const std::string& schema, const std::string& name);
 std::string QuoteIdentifier(const std::string& name);
 
+// DEFERRABLE / INITIALLY DEFERRED of a key or foreign key constraint.
+struct Deferral {
+  bool deferrable = false;
+  bool initially_deferred = false;
+};
+using DeferralMap =
+    std::vector<std::pair<const PgQuery__Constraint*, Deferral>>;
+
+// A column's constraint list, where DEFERRABLE, NOT DEFERRABLE, INITIALLY
+// DEFERRED and INITIALLY IMMEDIATE come as items of their own that apply to
+// the key or foreign key before them (PostgreSQL's transformConstraintAttrs,
+// with its errors). Adds one entry per key and foreign key to `out`.
+bool ColumnConstraintDeferral(PgQuery__Node* const* constraints, size_t n,
+                              DeferralMap* out, PgError* error);
+// A constraint's deferral: from `column_attrs` for a column constraint,
+// else as the table constraint states it.
+Deferral DeferralOf(const PgQuery__Constraint* con,
+                    const DeferralMap& column_attrs);
+
 // 42701 "column name ... conflicts with a system column name"
 // (expr_detail::IsSystemColumnName).
 PgError SystemColumnNameError(const std::string& name);

@@ -395,6 +395,29 @@ ExecuteResult AlterRunner::AlterTable(const PgQuery__AlterTableStmt* stmt) {
       case PG_QUERY__ALTER_TABLE_TYPE__AT_DropConstraintRecurse:
         ok = DropConstraint(cmd, &error);
         break;
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_AlterConstraint: {
+        // [NOT] DEFERRABLE / INITIALLY ...: foreign keys only, as in
+        // PostgreSQL 15.
+        const PgQuery__Constraint* def = cmd->def->constraint;
+        catalog::Constraint* c = nullptr;
+        for (auto& x : table_.constraints)
+          if (x.name == def->conname) c = &x;
+        if (!c) {
+          error = Err("42704", "constraint \"" + std::string(def->conname) +
+                                   "\" of relation \"" + table_.name +
+                                   "\" does not exist");
+          ok = false;
+        } else if (c->kind != 'f') {
+          error = Err("42809", "constraint \"" + c->name + "\" of relation \"" +
+                                   table_.name +
+                                   "\" is not a foreign key constraint");
+          ok = false;
+        } else {
+          c->deferrable = def->deferrable;
+          c->initially_deferred = def->initdeferred;
+        }
+        break;
+      }
       case PG_QUERY__ALTER_TABLE_TYPE__AT_ValidateConstraint:
       case PG_QUERY__ALTER_TABLE_TYPE__AT_ValidateConstraintRecurse: {
         const catalog::Constraint* c = nullptr;
@@ -440,8 +463,12 @@ ExecuteResult AlterRunner::AlterTable(const PgQuery__AlterTableStmt* stmt) {
 // -------------------------------------------------------------
 
 bool AlterRunner::AddConstraint(const PgQuery__Constraint* con, int column,
-                                PgError* error) {
+                                PgError* error,
+                                const DeferralMap& column_attrs) {
   catalog::Constraint c;
+  Deferral deferral = DeferralOf(con, column_attrs);
+  c.deferrable = deferral.deferrable;
+  c.initially_deferred = deferral.initially_deferred;
   std::vector<std::string> cols;
   if (column >= 0) {
     cols.push_back(table_.columns[column].name);

@@ -100,6 +100,10 @@ bool AlterRunner::AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error) {
   std::string linked;  // DEFAULT nextval('...')
   const PgQuery__Constraint* identity = nullptr;
   std::vector<const PgQuery__Constraint*> constraints;
+  DeferralMap deferrals;
+  if (!ColumnConstraintDeferral(cd->constraints, cd->n_constraints, &deferrals,
+                                error))
+    return false;
   for (size_t k = 0; k < cd->n_constraints; k++) {
     const PgQuery__Constraint* con = cd->constraints[k]->constraint;
     switch (con->contype) {
@@ -261,7 +265,7 @@ bool AlterRunner::AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error) {
   if (!SaveTable(error)) return false;
   int index = table_.ColumnIndex(cname);
   for (const auto* con : constraints)
-    if (!AddConstraint(con, index, error)) return false;
+    if (!AddConstraint(con, index, error, deferrals)) return false;
   return true;
 }
 

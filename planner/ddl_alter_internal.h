@@ -131,8 +131,9 @@ class AlterRunner {
   bool ColumnSequence(const catalog::Column& col, SeqOptions options,
                       SeqDef* def, std::string* schema, std::string* name,
                       PgError* error);
-  bool AddConstraint(const PgQuery__Constraint* con, int column,
-                     PgError* error);
+  // `column_attrs`: the DEFERRABLE etc. of a new column's constraints.
+  bool AddConstraint(const PgQuery__Constraint* con, int column, PgError* error,
+                     const DeferralMap& column_attrs = {});
   bool DropConstraint(const PgQuery__AlterTableCmd* cmd, PgError* error);
   bool ChangeOwner(const PgQuery__RoleSpec* role, PgError* error);
 

@@ -16,6 +16,97 @@
 
 namespace kova::planner {
 
+bool ColumnConstraintDeferral(PgQuery__Node* const* constraints, size_t n,
+                              DeferralMap* out, PgError* error) {
+  const PgQuery__Constraint* last = nullptr;  // the key it applies to
+  Deferral* current = nullptr;
+  bool saw_deferrability = false, saw_initially = false;
+  auto misplaced = [&](const PgQuery__Constraint* con, const char* clause) {
+    *error = Err("42601", std::string("misplaced ") + clause + " clause",
+                 con->location);
+    return false;
+  };
+  for (size_t k = 0; k < n; k++) {
+    const PgQuery__Constraint* con = constraints[k]->constraint;
+    switch (con->contype) {
+      case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE:
+      case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_NOT_DEFERRABLE: {
+        bool deferrable =
+            con->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRABLE;
+        if (!current)
+          return misplaced(con, deferrable ? "DEFERRABLE" : "NOT DEFERRABLE");
+        if (saw_deferrability) {
+          *error = Err("42601",
+                       "multiple DEFERRABLE/NOT DEFERRABLE clauses not allowed",
+                       con->location);
+          return false;
+        }
+        saw_deferrability = true;
+        current->deferrable = deferrable;
+        if (!deferrable && saw_initially && current->initially_deferred) {
+          *error = Err("42601",
+                       "constraint declared INITIALLY DEFERRED must be "
+                       "DEFERRABLE",
+                       con->location);
+          return false;
+        }
+        break;
+      }
+      case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED:
+      case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_IMMEDIATE: {
+        bool deferred =
+            con->contype == PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED;
+        if (!current)
+          return misplaced(
+              con, deferred ? "INITIALLY DEFERRED" : "INITIALLY IMMEDIATE");
+        if (saw_initially) {
+          *error = Err("42601",
+                       "multiple INITIALLY IMMEDIATE/DEFERRED clauses not "
+                       "allowed",
+                       con->location);
+          return false;
+        }
+        saw_initially = true;
+        current->initially_deferred = deferred;
+        // INITIALLY DEFERRED alone implies DEFERRABLE.
+        if (deferred && !saw_deferrability) {
+          current->deferrable = true;
+        } else if (deferred && !current->deferrable) {
+          *error = Err("42601",
+                       "constraint declared INITIALLY DEFERRED must be "
+                       "DEFERRABLE",
+                       con->location);
+          return false;
+        }
+        break;
+      }
+      default: {
+        bool keyed = con->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY ||
+                     con->contype == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE ||
+                     con->contype == PG_QUERY__CONSTR_TYPE__CONSTR_EXCLUSION ||
+                     con->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN;
+        last = keyed ? con : nullptr;
+        current = nullptr;
+        if (last) {
+          out->emplace_back(last,
+                            Deferral{last->deferrable, last->initdeferred});
+          current = &out->back().second;
+        }
+        saw_deferrability = saw_initially = false;
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+Deferral DeferralOf(const PgQuery__Constraint* con,
+                    const DeferralMap& column_attrs) {
+  for (const auto& [c, d] : column_attrs)
+    if (c == con) return d;
+  return Deferral{con->deferrable, con->initdeferred};
+}
+
 namespace ddl_detail {
 
 bool IsSerialName(const std::string& name, uint32_t* type) {
@@ -179,7 +270,8 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
   std::vector<Counter> counters;
   std::vector<const PgQuery__Constraint*> table_constraints;
   std::vector<std::pair<int, const PgQuery__Constraint*>> column_constraints;
-  TableLikeCopy like;  // what LIKE clauses copy beyond their columns
+  DeferralMap deferrals;  // DEFERRABLE etc. of column constraints
+  TableLikeCopy like;     // what LIKE clauses copy beyond their columns
 
   for (size_t i = 0; i < stmt->n_table_elts; i++) {
     const PgQuery__Node* elt = stmt->table_elts[i];
@@ -260,6 +352,9 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
           "nextval('" + QuoteIdentifier(c.sequence_name) + "'::regclass)";
       counters.push_back(c);
     }
+    if (!ColumnConstraintDeferral(cd->constraints, cd->n_constraints,
+                                  &deferrals, &error))
+      return Fail(error);
     for (size_t k = 0; k < cd->n_constraints; k++) {
       const PgQuery__Constraint* con = cd->constraints[k]->constraint;
       switch (con->contype) {
@@ -405,6 +500,9 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
   // Constraints, in the order PostgreSQL names them.
   for (const auto& [column, con] : column_constraints) {
     catalog::Constraint c;
+    Deferral deferral = DeferralOf(con, deferrals);
+    c.deferrable = deferral.deferrable;
+    c.initially_deferred = deferral.initially_deferred;
     std::vector<std::string> cols;
     if (column >= 0) {
       cols.push_back(table.columns[column].name);

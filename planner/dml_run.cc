@@ -164,41 +164,13 @@ class DmlRunner {
   // Runs `sql` with key values bound; calls on_row(rid, doc) per row.
   bool probe(const std::string& sql, const std::vector<SValue>& keys,
              const std::function<bool(int64_t, const std::string&)>& on_row) {
-    sqlite3_stmt* stmt = s_->CachedStatement(sql, error);
-    if (!stmt) return false;
-    for (size_t i = 0; i < keys.size(); i++)
-      BindSValue(stmt, static_cast<int>(i + 1), keys[i]);
-    std::vector<std::pair<int64_t, std::string>> rows;
-    int rc;
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-      rows.emplace_back(
-          sqlite3_column_int64(stmt, 0),
-          std::string(static_cast<const char*>(sqlite3_column_blob(stmt, 1)),
-                      sqlite3_column_bytes(stmt, 1)));
-    }
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE) {
-      *error = Err("XX000", std::string("internal query error: ") +
-                                sqlite3_errmsg(s_->storage_->connection()));
-      return false;
-    }
-    for (const auto& [rid, doc] : rows)
-      if (!on_row(rid, doc)) return false;
-    return true;
+    return s_->ProbeRows(sql, keys, on_row, error);
   }
 
   // SELECT rid, doc FROM `t` WHERE the columns equal the bound keys.
   bool key_query(const catalog::Table& t, const std::vector<std::string>& cols,
                  std::string* sql) {
-    std::string tbl;
-    if (!s_->CollectionTable(t.collection, &tbl, error)) return false;
-    *sql = "SELECT rid, doc FROM " + tbl + " AS k WHERE 1";
-    for (const auto& c : cols) {
-      const catalog::Column* col = t.FindColumn(c);
-      *sql +=
-          " AND " + ColumnSql("k", c, col ? col->type : oid::kText) + " = ?";
-    }
-    return true;
+    return s_->KeyQuery(t, cols, sql, error);
   }
 
   static std::string KeyText(const std::vector<std::string>& cols,
@@ -232,6 +204,11 @@ class DmlRunner {
         if (old_row && (*old_row)[idx] != row[idx]) changed = true;
       }
       if (has_null || !changed) continue;
+      if (c.deferrable && s_->ForeignKeyDeferred(table, c)) {
+        s_->QueueDeferredCheck(
+            {table.schema + "." + table.name, c.name, false, key});
+        continue;
+      }
       const catalog::Table* parent = find_table(c.ref_table);
       if (!parent) continue;
       std::string sql;
@@ -291,6 +268,14 @@ class DmlRunner {
           }
         }
         if (has_null || !changed) continue;
+        char action = new_row ? c.on_update : c.on_delete;
+        // NO ACTION of a deferred constraint: the key may be back, or its
+        // references gone, by the time the check runs.
+        if (action == 'a' && c.deferrable && s_->ForeignKeyDeferred(child, c)) {
+          s_->QueueDeferredCheck(
+              {child.schema + "." + child.name, c.name, true, key});
+          continue;
+        }
         std::string sql;
         if (!key_query(child, c.columns, &sql)) return false;
         std::vector<SValue> keys;
@@ -305,7 +290,6 @@ class DmlRunner {
             return false;
           keys.push_back(sv);
         }
-        char action = new_row ? c.on_update : c.on_delete;
         std::shared_ptr<DmlPlan> child_plan;
         bool ok = probe(sql, keys, [&](int64_t rid, const std::string& doc) {
           if (action == 'a' || action == 'r') {

@@ -232,8 +232,10 @@ class Session {
   // continues from where it stopped on the next call.
   virtual ExecuteResult Execute(Portal* portal, int64_t max_rows,
                                 ResultSink* sink) = 0;
-  // Sync outside an explicit transaction block commits the implicit one.
-  virtual void Sync() = 0;
+  // Sync outside an explicit transaction block commits the implicit one;
+  // false (with the error) when its deferred constraint checks fail and it
+  // rolled back instead.
+  virtual bool Sync(PgError* error) = 0;
 
   // The backend process id clients see: BackendKeyData, pg_backend_pid()
   // and the sender of a NOTIFY.

@@ -206,19 +206,29 @@ void SessionImpl::DropTransactionCursors() {
   }
 }
 
-void SessionImpl::EndImplicit(bool commit) {
-  if (!implicit_) return;
+bool SessionImpl::EndImplicit(bool commit, PgError* error) {
+  if (!implicit_) return true;
   implicit_ = false;
   DropTransactionCursors();
-  if (commit && (!storage_->in_transaction() || CommitStorage().ok())) {
+  PgError deferred;
+  bool checked = !commit || CheckDeferredConstraints(&deferred);
+  if (!checked && error) *error = deferred;
+  if (commit && checked &&
+      (!storage_->in_transaction() || CommitStorage().ok())) {
     settings_.OnCommit();
-    EndNotifyTransaction(true);
+    TransactionEnded(true);
   } else {
     if (storage_->in_transaction()) storage_->Rollback();
     settings_.OnRollback();
-    EndNotifyTransaction(false);
+    TransactionEnded(false);
   }
   ReleaseAdvisoryLocks(/*session_level=*/false);
+  return checked;
+}
+
+void SessionImpl::TransactionEnded(bool commit) {
+  EndNotifyTransaction(commit);
+  ClearDeferredConstraints();
 }
 
 void SessionImpl::OnStatementError() {
@@ -361,6 +371,8 @@ void SessionImpl::RunSimpleQuery(
       if (single_statement_) {
         single_statement_ = false;
         if (storage_->in_transaction() && !in_block_ && !implicit_) {
+          PgError deferred;
+          if (r.ok && !CheckDeferredConstraints(&deferred)) r = Fail(deferred);
           if (r.ok) {
             docstore::Status c = CommitStorage();
             if (!c.ok()) r = Fail(TableError(c));
@@ -368,7 +380,7 @@ void SessionImpl::RunSimpleQuery(
             storage_->Rollback();
           }
         }
-        if (!in_block_ && !implicit_) EndNotifyTransaction(r.ok);
+        if (!in_block_ && !implicit_) TransactionEnded(r.ok);
       }
     }
     on_statement_done(r);
@@ -377,7 +389,9 @@ void SessionImpl::RunSimpleQuery(
       break;
     }
   }
-  if (implicit_) EndImplicit(/*commit=*/true);
+  PgError deferred;
+  if (implicit_ && !EndImplicit(/*commit=*/true, &deferred))
+    on_statement_done(Fail(deferred));
 }
 
 // ---- extended query -----------------------------------------------------
@@ -503,9 +517,10 @@ ExecuteResult SessionImpl::Execute(Portal* portal, int64_t max_rows,
   return r;
 }
 
-void SessionImpl::Sync() {
-  if (implicit_) EndImplicit(/*commit=*/true);
+bool SessionImpl::Sync(PgError* error) {
+  bool ok = !implicit_ || EndImplicit(/*commit=*/true, error);
   ReportActivity(false, "", 0);
+  return ok;
 }
 
 void SessionImpl::Cancel() {
@@ -646,7 +661,7 @@ void SessionImpl::Terminate() {
     in_block_ = implicit_ = failed_ = false;
     settings_.OnRollback();
   }
-  EndNotifyTransaction(false);
+  TransactionEnded(false);
   CloseInbox();  // a closed session listens no more
   ReleaseAdvisoryLocks(/*session_level=*/true);
   DropTempSchema();
@@ -973,6 +988,7 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
     case PG_QUERY__NODE__NODE_NOTIFY_STMT:
     case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
     case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
+    case PG_QUERY__NODE__NODE_CONSTRAINTS_SET_STMT:
     case PG_QUERY__NODE__NODE_DISCARD_STMT:
     case PG_QUERY__NODE__NODE_DEALLOCATE_STMT:
     case PG_QUERY__NODE__NODE_CREATEDB_STMT:

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -25,6 +26,8 @@
 #include "sql/sql.h"
 
 namespace kova::planner {
+
+struct SValue;  // svalue.h
 
 struct RoleRecord {
   std::string name;
@@ -171,7 +174,7 @@ class SessionImpl : public Session,
             std::unique_ptr<Portal>* portal, PgError* error) override;
   ExecuteResult Execute(Portal* portal, int64_t max_rows,
                         ResultSink* sink) override;
-  void Sync() override;
+  bool Sync(PgError* error) override;
   void Cancel() override;
   int NotificationFd() override;
   int32_t ProcessId() override { return pid_; }
@@ -338,6 +341,10 @@ class SessionImpl : public Session,
                    PgError* error);
   ExecuteResult RunListen(const PgQuery__Node* node);
   void EndNotifyTransaction(bool commit);
+  // A transaction (block, implicit or single statement) committed or
+  // rolled back: its NOTIFYs go out or are dropped, its deferred checks and
+  // SET CONSTRAINTS end.
+  void TransactionEnded(bool commit);
   // what: 'S' savepoint, 'X' release, 'R' rollback to.
   void NotifySavepoint(const std::string& name, char what);
   void CloseInbox();
@@ -505,12 +512,52 @@ class SessionImpl : public Session,
   bool ParseCached(std::string_view text, std::shared_ptr<sql::ParseTree>* tree,
                    PgError* error);
 
+  // Deferred foreign key checks (deferred_checks.cc). A row change whose
+  // foreign key check is deferred (a DEFERRABLE constraint in deferred mode)
+  // queues the key; at commit, or when SET CONSTRAINTS makes the constraint
+  // immediate, each key is checked against the data as it then stands:
+  // referencing rows with the key need a referenced row with it. Checking
+  // the state rather than the events keeps savepoint rollbacks right.
+  struct DeferredCheck {
+    std::string table;       // the referencing table, schema-qualified
+    std::string constraint;  // its foreign key
+    // The side whose change queued it: true the referenced table (DELETE
+    // or UPDATE of a key), false the referencing one (INSERT or UPDATE).
+    bool referenced_side = false;
+    std::vector<Value> key;  // in that side's column types
+  };
+  bool ForeignKeyDeferred(const catalog::Table& table,
+                          const catalog::Constraint& c) const;
+  void QueueDeferredCheck(DeferredCheck check);
+  // Runs the queued checks (of the constraints `only` names, schema-qualified,
+  // or all) and drops them; the first violation is the error.
+  bool CheckDeferredConstraints(PgError* error,
+                                const std::vector<std::string>* only = nullptr);
+  void ClearDeferredConstraints();
+  ExecuteResult RunSetConstraints(const PgQuery__ConstraintsSetStmt* stmt,
+                                  ResultSink* sink);
+  std::vector<DeferredCheck> deferred_checks_;
+  std::set<std::string> deferred_keys_;  // queued already (one check each)
+  // SET CONSTRAINTS for this transaction: ALL (0 not given, 1 deferred, 2
+  // immediate), then named constraints ("schema.name") that override it.
+  int constraints_all_ = 0;
+  std::map<std::string, bool> constraints_deferred_;
+  // Rows of `t` whose `cols` equal `keys` (SELECT rid, doc ...), as the
+  // foreign key checks probe them.
+  bool KeyQuery(const catalog::Table& t, const std::vector<std::string>& cols,
+                std::string* sql, PgError* error);
+  bool ProbeRows(const std::string& sql, const std::vector<SValue>& keys,
+                 const std::function<bool(int64_t, const std::string&)>& on_row,
+                 PgError* error);
+
   // Transaction state.
   void BeginImplicit();
   // Transactions begin in the storage lazily, with the first statement that
   // reads or writes it (most session-level statements never do).
   docstore::Status EnsureStorageTransaction();
-  void EndImplicit(bool commit);
+  // Ends the implicit transaction; a commit runs the deferred checks first,
+  // and their failure (in `error`, when given) rolls it back instead.
+  bool EndImplicit(bool commit, PgError* error = nullptr);
   void OnStatementError();
   void Notice(ResultSink* sink, const char* severity, const char* sqlstate,
               std::string message, std::string detail = "");

@@ -953,6 +953,8 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
           default:
             break;
         }
+        if (c.deferrable) *out = **out + " DEFERRABLE";
+        if (c.initially_deferred) *out = **out + " INITIALLY DEFERRED";
         return true;
       }
     }

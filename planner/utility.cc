@@ -178,6 +178,8 @@ const char* StatementName(const PgQuery__Node* node) {
       return "CLOSE";
     case PG_QUERY__NODE__NODE_LISTEN_STMT:
       return "LISTEN";
+    case PG_QUERY__NODE__NODE_CONSTRAINTS_SET_STMT:
+      return "SET CONSTRAINTS";
     case PG_QUERY__NODE__NODE_NOTIFY_STMT:
       return "NOTIFY";
     case PG_QUERY__NODE__NODE_UNLISTEN_STMT:
@@ -288,6 +290,8 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
       return RunGrant(node->grant_stmt);
     case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
       return RunTransaction(node->transaction_stmt, sink);
+    case PG_QUERY__NODE__NODE_CONSTRAINTS_SET_STMT:
+      return RunSetConstraints(node->constraints_set_stmt, sink);
     case PG_QUERY__NODE__NODE_LISTEN_STMT:
     case PG_QUERY__NODE__NODE_UNLISTEN_STMT:
     case PG_QUERY__NODE__NODE_NOTIFY_STMT:
@@ -654,18 +658,27 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
       if (was_failed) {
         if (storage_->in_transaction()) storage_->Rollback();
         settings_.OnRollback();
-        EndNotifyTransaction(false);
+        TransactionEnded(false);
         return Tag("ROLLBACK");
+      }
+      // Deferred constraints are checked as the block commits; a violation
+      // fails the COMMIT and rolls the block back.
+      PgError deferred;
+      if (!CheckDeferredConstraints(&deferred)) {
+        if (storage_->in_transaction()) storage_->Rollback();
+        settings_.OnRollback();
+        TransactionEnded(false);
+        return Fail(deferred);
       }
       docstore::Status s =
           storage_->in_transaction() ? CommitStorage() : docstore::Status::OK();
       if (!s.ok()) {
         settings_.OnRollback();
-        EndNotifyTransaction(false);
+        TransactionEnded(false);
         return Fail(StorageError(s));
       }
       settings_.OnCommit();
-      EndNotifyTransaction(true);
+      TransactionEnded(true);
       return Tag("COMMIT");
     }
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK: {
@@ -680,7 +693,7 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
       ReleaseAdvisoryLocks(/*session_level=*/false);
       if (storage_->in_transaction()) storage_->Rollback();
       settings_.OnRollback();
-      EndNotifyTransaction(false);
+      TransactionEnded(false);
       return Tag("ROLLBACK");
     }
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT: {

@@ -1139,7 +1139,8 @@ bool Connection::HandleClose(std::string_view body) {
 
 void Connection::HandleSync() {
   ignore_till_sync_ = false;
-  session_->Sync();
+  PgError error;
+  if (!session_->Sync(&error)) SendError(error);
   if (session_->TransactionStatus() == 'I') DropAllPortals();
   ReportChanges();
   ReadyForQuery();

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 #include "docstore/internal.h"
@@ -34,6 +35,12 @@ TEST_F(CheckpointerTest, SteadySmallCommitsKeepTheWalBounded) {
   constexpr int kInserts = 20000;
   for (int i = 0; i < kInserts; i++)
     Insert("shop", "orders", R"({"sku": "item"})");
+  // A checkpoint requested near the end may still be syncing when the
+  // inserts end (slow under a parallel test run): give it time to finish.
+  for (int waited = 0;
+       store_->checkpointer()->checkpoints() == before && waited < 200;
+       waited++)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_GT(store_->checkpointer()->checkpoints(), before);
   // The WAL restarts after each checkpoint; it grows past 1,000 frames by
   // what commits add while a checkpoint runs (its syncs take tens of ms,

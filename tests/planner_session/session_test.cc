@@ -205,7 +205,10 @@ TEST_F(SessionTest, ExtendedQueryWithParameters) {
   Sink sink;
   ExecuteResult r = session_->Execute(portal.get(), 0, &sink);
   ASSERT_TRUE(r.ok) << r.error.message;
-  session_->Sync();
+  {
+    PgError sync_error;
+    ASSERT_TRUE(session_->Sync(&sync_error)) << sync_error.message;
+  }
   EXPECT_EQ(r.command_tag, "SELECT 1");
   ASSERT_EQ(sink.rows.size(), 1u);
   EXPECT_EQ(sink.rows[0][0].bytes, std::string("\0\0\0\x2a", 4));
@@ -217,7 +220,10 @@ TEST_F(SessionTest, ExtendedQueryWithParameters) {
       << error.message;
   Sink sink2;
   r = session_->Execute(portal.get(), 0, &sink2);
-  session_->Sync();
+  {
+    PgError sync_error;
+    ASSERT_TRUE(session_->Sync(&sync_error)) << sync_error.message;
+  }
   EXPECT_EQ(sink2.rows.at(0)[0].bytes, "6");
   // An untyped parameter in the output list resolves to text.
   ASSERT_TRUE(session_->Parse("SELECT $1", {}, &stmt, &error));
@@ -252,7 +258,10 @@ TEST_F(SessionTest, RowLimitedPortal) {
   r = session_->Execute(portal.get(), 0, &sink);
   EXPECT_FALSE(r.suspended);
   EXPECT_GT(sink.rows.size(), 20u);
-  session_->Sync();
+  {
+    PgError sync_error;
+    ASSERT_TRUE(session_->Sync(&sync_error)) << sync_error.message;
+  }
 }
 
 TEST_F(SessionTest, CancelInterruptsSleep) {
@@ -406,7 +415,10 @@ TEST_F(SessionTest, RollbackCanBePreparedInAFailedBlock) {
   ASSERT_TRUE(session_->Parse("ROLLBACK", {}, &stmt, &error));
   ASSERT_TRUE(session_->Bind(*stmt, {}, {}, {}, &portal, &error));
   r = session_->Execute(portal.get(), 0, &sink);
-  session_->Sync();
+  {
+    PgError sync_error;
+    ASSERT_TRUE(session_->Sync(&sync_error)) << sync_error.message;
+  }
   EXPECT_EQ(session_->TransactionStatus(), 'I');
 }
 
@@ -646,7 +658,9 @@ TEST_F(SessionTest, OtherSessionsCatalogChangesAreSeenAtOnce) {
       return "error " + e.sqlstate;
     Sink sink;
     ExecuteResult r = session_->Execute(portal.get(), 0, &sink);
-    session_->Sync();
+    PgError sync_error;
+    if (!session_->Sync(&sync_error))
+      return "sync error " + sync_error.sqlstate;
     if (!r.ok) return "error " + r.error.sqlstate;
     return sink.rows.empty() ? std::string("<no row>") : sink.rows[0][0].bytes;
   };
@@ -749,6 +763,47 @@ TEST_F(SessionTest, RegtypeLiteralIsATypeNameOnly) {
         << sql << ": " << r.error.sqlstate << " " << r.error.message;
   }
   EXPECT_EQ(Scalar("SELECT to_regtype('integer[]')"), "integer[]");
+}
+
+// A deferred foreign key is checked when the implicit transaction of the
+// extended protocol commits, at Sync: a violation there fails the Sync and
+// rolls back every statement since the last one.
+TEST_F(SessionTest, DeferredForeignKeyCheckedAtSync) {
+  ASSERT_TRUE(One("CREATE TABLE dp (id int PRIMARY KEY)").ok);
+  ASSERT_TRUE(
+      One("CREATE TABLE dc (p int REFERENCES dp DEFERRABLE INITIALLY DEFERRED)")
+          .ok);
+  PgError error;
+  std::unique_ptr<PreparedStatement> child, parent;
+  ASSERT_TRUE(
+      session_->Parse("INSERT INTO dc VALUES ($1::int)", {}, &child, &error))
+      << error.message;
+  ASSERT_TRUE(
+      session_->Parse("INSERT INTO dp VALUES ($1::int)", {}, &parent, &error))
+      << error.message;
+  auto execute = [&](const PreparedStatement& stmt, const char* value) {
+    std::unique_ptr<Portal> portal;
+    PgError e;
+    if (!session_->Bind(stmt, {Datum::Of(value)}, {}, {}, &portal, &e))
+      return false;
+    Sink sink;
+    return session_->Execute(portal.get(), 0, &sink).ok;
+  };
+  // The child row alone: the Execute succeeds, the Sync fails.
+  ASSERT_TRUE(execute(*child, "1"));
+  EXPECT_FALSE(session_->Sync(&error));
+  EXPECT_EQ(error.sqlstate, "23503");
+  EXPECT_EQ(error.message,
+            "insert or update on table \"dc\" violates foreign key constraint "
+            "\"dc_p_fkey\"");
+  EXPECT_EQ(error.detail, "Key (p)=(1) is not present in table \"dp\".");
+  EXPECT_EQ(Scalar("SELECT count(*) FROM dc"), "0");
+  EXPECT_EQ(session_->TransactionStatus(), 'I');
+  // Child then parent before one Sync: one transaction, checked at its end.
+  ASSERT_TRUE(execute(*child, "2"));
+  ASSERT_TRUE(execute(*parent, "2"));
+  EXPECT_TRUE(session_->Sync(&error)) << error.message;
+  EXPECT_EQ(Scalar("SELECT count(*) FROM dc"), "1");
 }
 
 }  // namespace
