@@ -66,6 +66,21 @@ async function step(name, fn, needs = []) {
   await step('insert returning', async () => res(await c.query('INSERT INTO node_items (name) VALUES ($1), ($2) RETURNING id', ['a', 'b'])), ['tables']);
   await step('select table', async () => res(await c.query('SELECT id, name FROM node_items ORDER BY id')), ['tables']);
   await step('drop table', async () => res(await c.query('DROP TABLE node_items')), ['tables']);
+  // A deferred foreign key of an autocommit statement (Parse/Bind/Execute,
+  // then Sync): checked when the Sync commits, the error reported there.
+  await step('deferred foreign key at sync', async () => {
+    await c.query('CREATE TABLE node_parent (id int PRIMARY KEY)');
+    await c.query('CREATE TABLE node_child (parent_id int REFERENCES node_parent DEFERRABLE INITIALLY DEFERRED)');
+    let failed = null;
+    try {
+      await c.query('INSERT INTO node_child VALUES ($1)', [5]);
+    } catch (e) {
+      failed = { code: e.code, message: e.message, detail: e.detail };
+    }
+    const rows = res(await c.query('SELECT count(*)::int AS n FROM node_child'));
+    await c.query('DROP TABLE node_child, node_parent');
+    return { failed, rows };
+  }, ['tables']);
   await c.end();
   fs.writeFileSync(out, lines.join('\n') + '\n');
 })().catch(e => { fs.writeFileSync(out, lines.join('\n') + '\n'); console.error(e); process.exit(2); });

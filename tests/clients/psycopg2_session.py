@@ -232,4 +232,28 @@ t.step("create table", lambda: (q("CREATE TABLE pg2_items (id serial PRIMARY KEY
 t.step("insert returning", lambda: (q("INSERT INTO pg2_items (name, price) VALUES (%s, %s), (%s, %s) RETURNING id", ("kettle", decimal.Decimal("19.99"), "mug", decimal.Decimal("4.50"))), conn.commit())[0], needs=["tables"])
 t.step("select table", lambda: q("SELECT id, name, price FROM pg2_items ORDER BY id"), needs=["tables"])
 t.step("drop table", lambda: (q("DROP TABLE pg2_items"), conn.commit())[0], needs=["tables"])
+
+
+def deferred_foreign_key():
+    # Django declares every foreign key DEFERRABLE INITIALLY DEFERRED and
+    # relies on the check waiting for COMMIT.
+    q("CREATE TABLE pg2_parent (id int PRIMARY KEY)")
+    q("CREATE TABLE pg2_child (id int PRIMARY KEY, parent_id int REFERENCES pg2_parent DEFERRABLE INITIALLY DEFERRED)")
+    conn.commit()
+    q("INSERT INTO pg2_child VALUES (1, 7)")
+    q("INSERT INTO pg2_parent VALUES (7)")
+    conn.commit()
+    q("INSERT INTO pg2_child VALUES (2, 8)")
+    try:
+        conn.commit()
+        failed = None
+    except psycopg2.Error as e:
+        failed = {"pgcode": e.pgcode, "detail": e.diag.message_detail}
+    rows = q("SELECT id, parent_id FROM pg2_child ORDER BY id")
+    q("DROP TABLE pg2_child, pg2_parent")
+    conn.commit()
+    return {"commit": failed, "rows": rows}
+
+
+t.step("deferred foreign key", deferred_foreign_key, needs=["tables"])
 conn.close()
