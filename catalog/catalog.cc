@@ -110,6 +110,8 @@ void ReadTable(const bson_t* doc, Table* t) {
             c.not_null = bson_iter_as_bool(f);
           else if (!strcmp(k, "default"))
             c.default_expr = GetString(f);
+          else if (!strcmp(k, "generated"))
+            c.generated_expr = GetString(f);
           else if (!strcmp(k, "identity")) {
             std::string s = GetString(f);
             c.identity = s.empty() ? 0 : s[0];
@@ -500,6 +502,8 @@ Status Catalog::PutTable(docstore::Session* session, std::string_view db,
     bson_append_int32(&col, "typmod", -1, c.typmod);
     bson_append_bool(&col, "not_null", -1, c.not_null);
     if (!c.default_expr.empty()) PutString(&col, "default", c.default_expr);
+    if (!c.generated_expr.empty())
+      PutString(&col, "generated", c.generated_expr);
     if (c.identity) PutString(&col, "identity", std::string(1, c.identity));
     if (!c.counter.empty()) PutString(&col, "counter", c.counter);
     if (!c.sequence.empty()) PutString(&col, "sequence", c.sequence);

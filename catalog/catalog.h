@@ -28,7 +28,10 @@ struct Column {
   int32_t typmod = -1;
   bool not_null = false;
   std::string default_expr;  // SQL text; empty: no default
-  char identity = 0;         // 0, 'a' (ALWAYS) or 'd' (BY DEFAULT)
+  // GENERATED ALWAYS AS (...) STORED: the expression's SQL text over the
+  // row's other columns; empty: not a generated column.
+  std::string generated_expr;
+  char identity = 0;  // 0, 'a' (ALWAYS) or 'd' (BY DEFAULT)
   // The counter row (admin.counters _id) when the column is autoincrement.
   std::string counter;
   // The schema-qualified sequence that feeds it ("public.orders_id_seq").

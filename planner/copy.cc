@@ -338,6 +338,12 @@ bool ParseCopyOptions(const PgQuery__CopyStmt* copy, bool is_from,
 
 // CopyAttributeOutText: control characters as escapes, backslash and the
 // delimiter behind a backslash.
+PgError GeneratedCopyError(const std::string& column) {
+  PgError e = Err("42P10", "column \"" + column + "\" is a generated column");
+  e.detail = "Generated columns cannot be used in COPY.";
+  return e;
+}
+
 void AppendCopyText(std::string* line, const std::string& value, char delim) {
   for (char c : value) {
     switch (c) {
@@ -504,8 +510,10 @@ ExecuteResult SessionImpl::RunCopy(const Plan& plan, ResultSink* sink) {
     for (const auto& c : table->columns) table_columns.push_back(c.name);
     std::vector<int> columns;
     if (copy->n_attlist == 0) {
+      // Every column but the generated ones, as PostgreSQL 15.
       for (size_t i = 0; i < table->columns.size(); i++)
-        columns.push_back(static_cast<int>(i));
+        if (table->columns[i].generated_expr.empty())
+          columns.push_back(static_cast<int>(i));
     } else {
       for (size_t i = 0; i < copy->n_attlist; i++) {
         std::string name = copy->attlist[i]->string->sval;
@@ -514,6 +522,8 @@ ExecuteResult SessionImpl::RunCopy(const Plan& plan, ResultSink* sink) {
           return Fail(Err("42703", "column \"" + name + "\" of relation \"" +
                                        table->name + "\" does not exist"));
         }
+        if (!table->columns[c].generated_expr.empty())
+          return Fail(GeneratedCopyError(name));
         if (std::find(columns.begin(), columns.end(), c) != columns.end()) {
           return Fail(
               Err("42701", "column \"" + name + "\" specified more than once"));

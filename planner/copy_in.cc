@@ -507,9 +507,13 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
     return table->ColumnIndex(name);
   };
   size_t relation_columns = view ? view->columns.size() : table->columns.size();
+  auto generated = [&](int c) {
+    return !view && !table->columns[c].generated_expr.empty();
+  };
   if (copy->n_attlist == 0) {
     for (size_t i = 0; i < relation_columns; i++)
-      attnums.push_back(static_cast<int>(i));
+      if (!generated(static_cast<int>(i)))
+        attnums.push_back(static_cast<int>(i));
   } else {
     for (size_t i = 0; i < copy->n_attlist; i++) {
       std::string name = copy->attlist[i]->string->sval;
@@ -518,6 +522,7 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
         return Fail(Err("42703", "column \"" + name + "\" of relation \"" +
                                      relname + "\" does not exist"));
       }
+      if (generated(c)) return Fail(GeneratedCopyError(name));
       if (std::find(attnums.begin(), attnums.end(), c) != attnums.end()) {
         return Fail(
             Err("42701", "column \"" + name + "\" specified more than once"));
@@ -633,7 +638,7 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
   // user-defined types (their lookups go through this thread's catalog), no
   // CHECK constraints, and every column left out is autoincrement or has
   // no default (defaults are expressions evaluated in the session).
-  bool pipelined = batch_rows && dml->checks.empty();
+  bool pipelined = batch_rows && dml->checks.empty() && dml->generated.empty();
   for (size_t i = 0; i < ncols && pipelined; i++) {
     const catalog::Column& col = table->columns[i];
     if (user_types::IsUserOid(col.type)) pipelined = false;
@@ -653,7 +658,8 @@ ExecuteResult CopyRunner::CopyFrom(const Plan& plan, ResultSink* sink) {
   // PostgreSQL numbered every row it read with nextval before the error;
   // rows read but not stored consume their values here too, unless their
   // documents took them already (build_insert does for CHECK constraints).
-  const bool built_rows_numbered = !dml->checks.empty();
+  const bool built_rows_numbered =
+      !dml->checks.empty() || !dml->generated.empty();
   auto consume_counters = [&](size_t rows) {
     if (built_rows_numbered) return;
     for (const auto& id : row_counters) {

@@ -35,6 +35,9 @@ void AppendCopyText(std::string* line, const std::string& value, char delim);
 void AppendCopyCsv(std::string* line, const std::string& value,
                    const CopyOptions& o, bool force, bool single_column);
 
+// 42P10: a generated column named in COPY's column list.
+PgError GeneratedCopyError(const std::string& column);
+
 struct Plan;
 class SessionImpl;
 

@@ -378,6 +378,9 @@ ExecuteResult AlterRunner::AlterTable(const PgQuery__AlterTableStmt* stmt) {
       case PG_QUERY__ALTER_TABLE_TYPE__AT_AlterColumnType:
         ok = AlterColumnType(cmd, &error);
         break;
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_DropExpression:
+        ok = DropExpression(cmd, &error);
+        break;
       case PG_QUERY__ALTER_TABLE_TYPE__AT_AddIdentity:
         ok = AddIdentity(cmd, &error);
         break;

@@ -99,6 +99,7 @@ bool AlterRunner::AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error) {
   const PgQuery__Node* default_node = nullptr;
   std::string linked;  // DEFAULT nextval('...')
   const PgQuery__Constraint* identity = nullptr;
+  const PgQuery__Constraint* generated = nullptr;
   std::vector<const PgQuery__Constraint*> constraints;
   DeferralMap deferrals;
   if (!ColumnConstraintDeferral(cd->constraints, cd->n_constraints, &deferrals,
@@ -114,6 +115,14 @@ bool AlterRunner::AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error) {
         if (!serial) col.not_null = false;
         break;
       case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
+        if (generated) {
+          *error = Err("42601",
+                       "both default and generation expression specified for "
+                       "column \"" +
+                           cname + "\" of table \"" + table_.name + "\"",
+                       con->location);
+          return false;
+        }
         if (serial || identity || default_node) {
           *error =
               Err("42601", "multiple default values specified for column \"" +
@@ -123,6 +132,14 @@ bool AlterRunner::AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error) {
         default_node = con->raw_expr;
         break;
       case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY:
+        if (generated) {
+          *error = Err("42601",
+                       "both identity and generation expression specified "
+                       "for column \"" +
+                           cname + "\" of table \"" + table_.name + "\"",
+                       con->location);
+          return false;
+        }
         if (serial || default_node) {
           *error =
               Err("42601", "both default and identity specified for column \"" +
@@ -132,8 +149,27 @@ bool AlterRunner::AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error) {
         identity = con;
         break;
       case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED:
-        *error = Err("0A000", "generated columns are not supported yet");
-        return false;
+        if (!con->generated_when || std::string(con->generated_when) != "a") {
+          *error = Err("42601",
+                       "for a generated column, GENERATED ALWAYS must be "
+                       "specified",
+                       con->location);
+          return false;
+        }
+        if (serial || identity || default_node || generated) {
+          *error = Err("42601",
+                       std::string(generated  ? "multiple generation clauses"
+                                   : identity ? "both identity and generation "
+                                                "expression"
+                                              : "both default and generation "
+                                                "expression") +
+                           " specified for column \"" + cname +
+                           "\" of table \"" + table_.name + "\"",
+                       con->location);
+          return false;
+        }
+        generated = con;
+        break;
       case PG_QUERY__CONSTR_TYPE__CONSTR_EXCLUSION:
         *error = Err("0A000", "exclusion constraints are not supported yet");
         return false;
@@ -191,6 +227,24 @@ bool AlterRunner::AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error) {
     if (!ColumnSequence(col, options, &seq_def, &seq_schema, &seq_name, error))
       return false;
   }
+  // A generated column: its expression over the other columns, computed
+  // for every existing row below.
+  std::unique_ptr<Expr> generation;
+  if (generated) {
+    table_.columns.push_back(col);
+    table_.columns.back().generated_expr = "?";
+    std::string text;
+    bool ok = AnalyzeGeneratedColumn(
+                  session_, table_, static_cast<int>(table_.columns.size() - 1),
+                  generated->raw_expr, &text, error) &&
+              AnalyzeRowValueExpr(session_, table_, generated->raw_expr,
+                                  "column generation expressions", &generation,
+                                  error);
+    table_.columns.pop_back();
+    if (!ok) return false;
+    FixRowParams(generation.get(), 0);
+    col.generated_expr = text;
+  }
   table_.columns.push_back(col);
   if (!SaveTable(error)) return false;
   const catalog::Sequence* linked_seq = nullptr;
@@ -227,6 +281,11 @@ bool AlterRunner::AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error) {
       if (!Evaluate(*default_expr, {}, session_, &v, error)) return false;
       if (!AssignValue(default_expr->type, col, context, &v, error))
         return false;
+    } else if (generation) {
+      if (!Evaluate(*generation, row.values, session_, &v, error)) return false;
+      uint32_t from =
+          generation->type == oid::kUnknown ? oid::kText : generation->type;
+      if (!AssignValue(from, col, context, &v, error)) return false;
     }
     // A domain's constraints hold for every row's new value.
     if (!CheckDomainValue(col.type, v, session_, error)) return false;
@@ -445,6 +504,14 @@ bool AlterRunner::ColumnDefault(const PgQuery__AlterTableCmd* cmd,
           "Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.";
     return false;
   }
+  if (!col.generated_expr.empty()) {
+    *error = Err("42809", "column \"" + cname + "\" of relation \"" +
+                              table_.name + "\" is a generated column");
+    if (!cmd->def)
+      error->hint =
+          "Use ALTER TABLE ... ALTER COLUMN ... DROP EXPRESSION instead.";
+    return false;
+  }
   if (!cmd->def) {
     // DROP DEFAULT: the field stops numbering itself.
     if (!UnlinkCounter(&col, false, error)) return false;
@@ -531,6 +598,17 @@ bool AlterRunner::AlterColumnType(const PgQuery__AlterTableCmd* cmd,
   if (cd->coll_clause) {
     *error = Err("0A000", "COLLATE is not supported yet");
     return false;
+  }
+  for (const auto& other : table_.columns) {
+    if (other.generated_expr.empty() || other.name == cname) continue;
+    std::vector<std::string> refs = ExpressionColumns(other.generated_expr);
+    if (std::find(refs.begin(), refs.end(), cname) != refs.end()) {
+      *error = Err("0A000",
+                   "cannot alter type of a column used by a generated column");
+      error->detail = "Column \"" + cname +
+                      "\" is used by generated column \"" + other.name + "\".";
+      return false;
+    }
   }
   catalog::Column old_col = table_.columns[index];
   catalog::Column new_col = old_col;
@@ -672,6 +750,26 @@ bool AlterRunner::AlterColumnType(const PgQuery__AlterTableCmd* cmd,
   // CHECK constraints must still hold (and still make sense).
   for (const auto& c : table_.constraints)
     if (c.kind == 'c' && !ValidateCheck(c, error)) return false;
+  return true;
+}
+
+bool AlterRunner::DropExpression(const PgQuery__AlterTableCmd* cmd,
+                                 PgError* error) {
+  int index = ExistingColumn(cmd->name, error);
+  if (index < 0) return false;
+  catalog::Column& col = table_.columns[index];
+  if (col.generated_expr.empty()) {
+    std::string message = "column \"" + col.name + "\" of relation \"" +
+                          table_.name + "\" is not a stored generated column";
+    if (cmd->missing_ok) {
+      Notice("00000", message + ", skipping");
+      return true;
+    }
+    *error = Err("42704", message);
+    return false;
+  }
+  // The stored values stay; the column is an ordinary one from now on.
+  col.generated_expr.clear();
   return true;
 }
 

@@ -135,6 +135,8 @@ class AlterRunner {
   bool AddConstraint(const PgQuery__Constraint* con, int column, PgError* error,
                      const DeferralMap& column_attrs = {});
   bool DropConstraint(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  // ALTER COLUMN ... DROP EXPRESSION [IF EXISTS] of a generated column.
+  bool DropExpression(const PgQuery__AlterTableCmd* cmd, PgError* error);
   bool ChangeOwner(const PgQuery__RoleSpec* role, PgError* error);
 
   // ---- shared steps (ddl_alter_steps.cc) ----

@@ -687,6 +687,10 @@ ExecuteResult AlterRunner::RenameColumn(const PgQuery__RenameStmt* stmt) {
   }
   // 4. Everything in the catalog that names the column.
   col.name = to;
+  for (auto& other : table_.columns)
+    if (!other.generated_expr.empty())
+      other.generated_expr =
+          RenameExpressionColumn(other.generated_expr, from, to);
   for (auto& c : table_.constraints) {
     for (auto& x : c.columns)
       if (x == from) x = to;

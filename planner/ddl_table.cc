@@ -271,7 +271,9 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
   std::vector<const PgQuery__Constraint*> table_constraints;
   std::vector<std::pair<int, const PgQuery__Constraint*>> column_constraints;
   DeferralMap deferrals;  // DEFERRABLE etc. of column constraints
-  TableLikeCopy like;     // what LIKE clauses copy beyond their columns
+  // GENERATED ALWAYS AS (...) STORED columns and their clauses.
+  std::vector<std::pair<int, const PgQuery__Constraint*>> generated;
+  TableLikeCopy like;  // what LIKE clauses copy beyond their columns
 
   for (size_t i = 0; i < stmt->n_table_elts; i++) {
     const PgQuery__Node* elt = stmt->table_elts[i];
@@ -373,6 +375,12 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
           break;
         }
         case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT: {
+          if (!col.generated_expr.empty())
+            return Fail(Err("42601",
+                            "both default and generation expression "
+                            "specified for column \"" +
+                                col.name + "\" of table \"" + name + "\"",
+                            con->location));
           if (col.identity)
             return Fail(Err("42601",
                             "both default and identity specified for column "
@@ -405,6 +413,12 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
           break;
         }
         case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY: {
+          if (!col.generated_expr.empty())
+            return Fail(Err("42601",
+                            "both identity and generation expression "
+                            "specified for column \"" +
+                                col.name + "\" of table \"" + name + "\"",
+                            con->location));
           if (col.identity)
             return Fail(Err("42601",
                             "multiple identity specifications for column \"" +
@@ -449,8 +463,29 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
           counters.push_back(c);
           break;
         }
-        case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED:
-          return Fail(Err("0A000", "generated columns are not supported yet"));
+        case PG_QUERY__CONSTR_TYPE__CONSTR_GENERATED: {
+          auto conflict = [&](const char* what) {
+            return Fail(Err("42601",
+                            std::string(what) + " specified for column \"" +
+                                col.name + "\" of table \"" + name + "\"",
+                            con->location));
+          };
+          if (!col.generated_expr.empty())
+            return conflict("multiple generation clauses");
+          if (!con->generated_when || std::string(con->generated_when) != "a")
+            return Fail(Err("42601",
+                            "for a generated column, GENERATED ALWAYS must be "
+                            "specified",
+                            con->location));
+          if (col.identity)
+            return conflict("both identity and generation expression");
+          if (serial || !col.default_expr.empty())
+            return conflict("both default and generation expression");
+          // Analysed once every column is known (it may name later ones).
+          col.generated_expr = "?";
+          generated.emplace_back(index, con);
+          break;
+        }
         case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY:
         case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE:
         case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK:
@@ -465,6 +500,13 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
       }
     }
     table.columns.push_back(std::move(col));
+  }
+  for (const auto& [index, con] : generated) {
+    std::string text;
+    if (!AnalyzeGeneratedColumn(this, table, index, con->raw_expr, &text,
+                                &error))
+      return Fail(error);
+    table.columns[index].generated_expr = text;
   }
   for (const auto* con : table_constraints)
     column_constraints.emplace_back(-1, con);

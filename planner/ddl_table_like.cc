@@ -1,10 +1,10 @@
 // CREATE TABLE ... (LIKE source [INCLUDING | EXCLUDING ...]): what the new
 // table copies from its source, as PostgreSQL's transformTableLikeClause
 // decides it. Column names, types and NOT NULL always; defaults, identity,
-// CHECK constraints, indexes and comments only when included. Foreign keys
-// are never copied. STORAGE, COMPRESSION, STATISTICS and GENERATED have
-// nothing to copy in Kova (no per-column storage settings, statistics or
-// generated columns), so including them changes nothing.
+// CHECK constraints, generation expressions, indexes and comments only when
+// included. Foreign keys are never copied. STORAGE, COMPRESSION and
+// STATISTICS have nothing to copy in Kova (no per-column storage settings or
+// statistics), so including them changes nothing.
 #include <cctype>
 
 #include "planner/ddl.h"
@@ -23,6 +23,7 @@ namespace {
 constexpr uint32_t kLikeComments = 1u << 0;
 constexpr uint32_t kLikeConstraints = 1u << 2;
 constexpr uint32_t kLikeDefaults = 1u << 3;
+constexpr uint32_t kLikeGenerated = 1u << 4;
 constexpr uint32_t kLikeIdentity = 1u << 5;
 constexpr uint32_t kLikeIndexes = 1u << 6;
 
@@ -137,6 +138,10 @@ bool SessionImpl::ExpandTableLike(const PgQuery__TableLikeClause* like,
       def.cache = seq->cache;
       col.identity = def;
       col.column.identity = c.identity;
+    } else if (!c.generated_expr.empty()) {
+      // Without INCLUDING GENERATED, an ordinary column.
+      if (options & kLikeGenerated)
+        col.column.generated_expr = c.generated_expr;
     } else if (!c.identity && !c.default_expr.empty() &&
                (options & kLikeDefaults)) {
       col.column.default_expr = c.default_expr;

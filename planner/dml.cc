@@ -180,14 +180,6 @@ int NodeLocation(const PgQuery__Node* n) {
   }
 }
 
-// Row parameters get their final numbers once the statement's own
-// parameters are all known.
-void FixRowParams(Expr* e, int row_base) {
-  if (e->kind == Expr::Kind::kParam && e->param < 0)
-    e->param = row_base + (-e->param - 1);
-  for (auto& a : e->args) FixRowParams(a.get(), row_base);
-}
-
 bool CoerceForColumn(Analyzer* analyzer, std::unique_ptr<Expr>* e,
                      const catalog::Column& col, PgError* error);
 
@@ -387,6 +379,16 @@ bool AnalyzeRowExpr(SessionHooks* hooks, const catalog::Table& table,
   return analyzer.Coerce(out, oid::kBool, -1, error);
 }
 
+bool AnalyzeRowValueExpr(SessionHooks* hooks, const catalog::Table& table,
+                         const PgQuery__Node* node, const char* context,
+                         std::unique_ptr<Expr>* out, PgError* error) {
+  RowScope scope(table, table.name, false);
+  scope.context_ = context;
+  Analyzer analyzer(hooks, nullptr);
+  analyzer.set_scope(&scope);
+  return analyzer.Analyze(node, out, error);
+}
+
 // The value of an expression of type `from` stored in column `col`:
 // PostgreSQL's assignment cast (string types check their length as input
 // does, rather than truncating as an explicit cast does).
@@ -461,6 +463,24 @@ bool AnalyzeRowParts(SessionHooks* hooks, Plan* plan, DmlPlan* dml,
     std::unique_ptr<Expr> e;
     if (!analyzer.Analyze(node, &e, error)) return false;
     dml->checks.emplace_back(c.name, std::shared_ptr<Expr>(std::move(e)));
+  }
+  for (size_t i = 0; i < table.columns.size(); i++) {
+    const catalog::Column& col = table.columns[i];
+    if (col.generated_expr.empty()) continue;
+    std::unique_ptr<sql::ParseTree> tree;
+    const PgQuery__Node* node;
+    ParseExprText(col.generated_expr, &tree, &node);
+    std::unique_ptr<Expr> e;
+    if (!node) {
+      *error = Err("XX000", "unreadable generation expression of column \"" +
+                                col.name + "\"");
+      return false;
+    }
+    if (!AnalyzeRowValueExpr(hooks, table, node,
+                             "column generation expressions", &e, error))
+      return false;
+    dml->generated.emplace_back(static_cast<int>(i),
+                                std::shared_ptr<Expr>(std::move(e)));
   }
   dml->defaults.assign(table.columns.size(), nullptr);
   for (size_t i = 0; i < table.columns.size(); i++) {
@@ -546,6 +566,7 @@ static void FinishRowParams(Plan* plan, DmlPlan* dml) {
   dml->row_base = static_cast<int>(plan->param_types.size());
   for (auto& r : dml->returning) FixRowParams(r.get(), dml->row_base);
   for (auto& c : dml->checks) FixRowParams(c.second.get(), dml->row_base);
+  for (auto& g : dml->generated) FixRowParams(g.second.get(), dml->row_base);
   for (auto& s : dml->conflict_set) FixRowParams(s.second.get(), dml->row_base);
   if (dml->conflict_where)
     FixRowParams(dml->conflict_where.get(), dml->row_base);
@@ -630,6 +651,12 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
   Analyzer analyzer(this, plan->simple ? nullptr : &plan->param_types);
   auto check_identity = [&](int col, int location) {
     const catalog::Column& c = table.columns[col];
+    if (!c.generated_expr.empty()) {
+      *error = Err("428C9", "cannot insert a non-DEFAULT value into column \"" +
+                                c.name + "\"");
+      error->detail = "Column \"" + c.name + "\" is a generated column.";
+      return false;
+    }
     if (c.identity == 'a' && !dml->overriding_system && !dml->overriding_user) {
       PgError err =
           Err("428C9", "cannot insert a non-DEFAULT value into column \"" +
@@ -855,6 +882,21 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
                      t->location);
         return false;
       }
+      const catalog::Column& target = table.columns[index];
+      bool to_default =
+          t->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT;
+      // A generated column is computed again with the row.
+      if (!target.generated_expr.empty() && to_default) continue;
+      if (!target.generated_expr.empty() ||
+          (target.identity == 'a' && !to_default)) {
+        *error = Err("428C9", "column \"" + target.name +
+                                  "\" can only be updated to DEFAULT");
+        error->detail = "Column \"" + target.name + "\" is " +
+                        (target.identity == 'a'
+                             ? "an identity column defined as GENERATED ALWAYS."
+                             : "a generated column.");
+        return false;
+      }
       RowScope scope(table, dml->alias.empty() ? table.name : dml->alias, true);
       scope.context_ = "UPDATE";
       Analyzer a(this, plan->simple ? nullptr : &plan->param_types);
@@ -1024,6 +1066,12 @@ bool SessionImpl::AnalyzeUpdate(Plan* plan, PgError* error) {
       select += ", NULL";
       continue;
     }
+    if (!col.generated_expr.empty()) {
+      *error = Err("428C9", "column \"" + col.name +
+                                "\" can only be updated to DEFAULT");
+      error->detail = "Column \"" + col.name + "\" is a generated column.";
+      return false;
+    }
     if (col.identity == 'a') {
       PgError err = Err("428C9", "column \"" + col.name +
                                      "\" can only be updated to DEFAULT");
@@ -1138,6 +1186,14 @@ bool SessionImpl::AnalyzeDelete(Plan* plan, PgError* error) {
   plan->dml = dml;
   NoteAnalysed(plan);
   return true;
+}
+
+// Row parameters get their final numbers once the statement's own
+// parameters are all known.
+void FixRowParams(Expr* e, int row_base) {
+  if (e->kind == Expr::Kind::kParam && e->param < 0)
+    e->param = row_base + (-e->param - 1);
+  for (auto& a : e->args) FixRowParams(a.get(), row_base);
 }
 
 }  // namespace kova::planner

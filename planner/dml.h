@@ -65,6 +65,9 @@ struct DmlPlan {
   std::vector<uint32_t> set_types;
   std::vector<bool> set_default;  // SET col = DEFAULT
 
+  // Generated columns (column, expression over the row), computed before
+  // the row's constraints are checked.
+  std::vector<std::pair<int, std::shared_ptr<Expr>>> generated;
   // CHECK constraints (name, expression over the row).
   std::vector<std::pair<std::string, std::shared_ptr<Expr>>> checks;
   std::vector<std::shared_ptr<Expr>> returning;
@@ -85,6 +88,19 @@ bool AnalyzeRowExpr(SessionHooks* hooks, const catalog::Table& table,
 // and type changes accept without an explicit cast. Untyped literals are
 // not asked: they take the column's type before.
 bool Assignable(uint32_t from, uint32_t to);
+// Row parameters (negative numbers while analysing) numbered from
+// `row_base` on, once the statement's own parameters are known.
+void FixRowParams(Expr* e, int row_base);
+// An expression over one row of `table` of any type (generated columns).
+bool AnalyzeRowValueExpr(SessionHooks* hooks, const catalog::Table& table,
+                         const PgQuery__Node* node, const char* context,
+                         std::unique_ptr<Expr>* out, PgError* error);
+// GENERATED ALWAYS AS (`raw`) STORED of column `column` of `table` (whose
+// other generated columns are marked): PostgreSQL's checks, then the
+// expression's SQL text for the catalog (generated_columns.cc).
+bool AnalyzeGeneratedColumn(SessionHooks* hooks, const catalog::Table& table,
+                            int column, const PgQuery__Node* raw,
+                            std::string* text, PgError* error);
 
 // The value of an expression of type `from` stored in column `col`:
 // PostgreSQL's assignment cast (string types check their length as input

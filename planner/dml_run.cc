@@ -121,9 +121,11 @@ class DmlRunner {
   bool check_row(std::vector<Value>& row, std::vector<bool>& assigned) {
     bool any_assigned = false;
     for (size_t i = 0; i < ncols; i++) any_assigned |= assigned[i];
-    if (any_assigned && (!dml.checks.empty() || has_foreign_keys())) {
+    if (any_assigned &&
+        (!dml.checks.empty() || !dml.generated.empty() || has_foreign_keys())) {
       if (!take_counter_values(row, assigned)) return false;
     }
+    if (!compute_generated(row)) return false;
     for (size_t i = 0; i < ncols; i++) {
       if (!assigned[i] &&
           !CheckDomainValue(table.columns[i].type, row[i], s_, error))
@@ -152,6 +154,21 @@ class DmlRunner {
         error->detail = "Failing row contains " + RowText(row) + ".";
         return false;
       }
+    }
+    return true;
+  }
+  // Generated columns from the row's other values (which they alone may
+  // read), stored with the column's type as an assignment would.
+  bool compute_generated(std::vector<Value>& row) {
+    if (dml.generated.empty()) return true;
+    std::vector<Value> rp = RowParams(params_, dml.row_base, row, nullptr);
+    for (const auto& [i, expr] : dml.generated) {
+      Value v;
+      if (!Evaluate(*expr, rp, s_, &v, error)) return false;
+      const catalog::Column& col = table.columns[i];
+      uint32_t from = expr->type == oid::kUnknown ? oid::kText : expr->type;
+      if (!AssignValue(from, col, context, &v, error)) return false;
+      row[i] = std::move(v);
     }
     return true;
   }

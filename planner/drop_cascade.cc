@@ -167,6 +167,21 @@ std::vector<DependentObject> DropClosure::Dependents(
             continue;
           out.push_back(ConstraintOf(t, i));
         }
+      // Generated columns computed from the column.
+      if (o.kind == Kind::kColumn) {
+        if (const catalog::Table* t = catalog_->FindTable(o.schema, o.name))
+          for (size_t i = 0; i < t->columns.size(); i++) {
+            const catalog::Column& c = t->columns[i];
+            if (c.generated_expr.empty() || c.name == o.member) continue;
+            std::vector<std::string> refs = ExpressionColumns(c.generated_expr);
+            if (std::find(refs.begin(), refs.end(), o.member) == refs.end())
+              continue;
+            // Reported in column order, as PostgreSQL lists them.
+            DependentObject dependent = ColumnOf(Kind::kColumn, *t, i);
+            dependent.rank = static_cast<int64_t>(i);
+            out.push_back(dependent);
+          }
+      }
       AddViewsReading(*catalog_, o, &out);
       break;
     }

@@ -368,6 +368,8 @@ void KeyError(sqlite3_context* ctx, const PgError& error) {
 
 }  // namespace
 
+bool IsImmutableExpr(const Expr& e) { return Immutable(e); }
+
 bool IndexKeyError(std::string_view message, PgError* out) {
   size_t at = message.find("kova:");
   if (at == std::string_view::npos || message.size() < at + 12 ||

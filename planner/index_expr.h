@@ -67,6 +67,8 @@ std::string CheckExpressionText(const catalog::Table& table,
 // The name PostgreSQL derives an expression's index column name from: the
 // function's name for a call, else "expr".
 std::string IndexExpressionName(const PgQuery__Node* node);
+// Whether everything `e` calls is IMMUTABLE in PostgreSQL.
+bool IsImmutableExpr(const Expr& e);
 
 // The key value of a table row (values in table column order).
 bool EvaluateIndexExpression(const IndexExpression& e,

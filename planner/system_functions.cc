@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <string_view>
 #include <unordered_set>
 
@@ -259,8 +260,15 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
     if (!a) return true;
   if (!LoadCatalog(error)) return false;
   const catalog::Catalog& cat = *catalog_;
-  auto oid_arg = [&](size_t i) {
-    return static_cast<uint32_t>(std::stoul(*args[i]));
+  // An OID argument; 0 (no object) for one that is not a number, such as
+  // a regclass pg_dump passes by name.
+  auto oid_arg = [&](size_t i) -> uint32_t {
+    if (i >= args.size() || !args[i]) return 0;
+    const char* text = args[i]->c_str();
+    char* end = nullptr;
+    unsigned long long v = std::strtoull(text, &end, 10);
+    if (end == text || *end != '\0' || v > 0xffffffffULL) return 0;
+    return static_cast<uint32_t>(v);
   };
   if (name == "kova_settings_rows") {
     // pg_settings, one line a setting: name, value, description.
@@ -653,6 +661,18 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
         nextval == std::string::npos ? nextval : e.find('\'', nextval + 9);
     size_t close = quote == std::string::npos ? quote : e.find(')', quote);
     RelationRef table;
+    // A generation expression, deparsed as PostgreSQL shows it.
+    if (args.size() > 1 && FindRelation(cat, oid_arg(1), &table) &&
+        table.kind == 'r') {
+      for (const auto& c : table.table->columns) {
+        if (c.generated_expr.empty() || c.generated_expr != e) continue;
+        bool pretty = args.size() > 2 && args[2] && *args[2] == "t";
+        std::string text = CheckExpressionText(
+            *table.table, e, pretty, type_context(), SchemaSearchPath(false));
+        if (!text.empty()) *out = text;
+        return true;
+      }
+    }
     if (close != std::string::npos && args.size() > 1 &&
         FindRelation(cat, oid_arg(1), &table) && table.kind == 'r') {
       // The sequence as the search path finds it now (pg_dump runs with

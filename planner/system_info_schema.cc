@@ -1,4 +1,5 @@
 // information_schema.tables and .columns, from the in-memory catalog.
+#include "planner/index_expr.h"
 #include "planner/system_catalog_internal.h"
 
 namespace kova::planner::system_catalog {
@@ -28,7 +29,18 @@ void InfoColumnRows(const Source& s, std::vector<Row>* rows,
   const std::string db = s.cat->db();
   auto add = [&](const std::string& schema, const std::string& rel, int pos,
                  const std::string& name, uint32_t declared, int32_t typmod,
-                 const catalog::Column* col, bool updatable) {
+                 const catalog::Column* col, bool updatable,
+                 const catalog::Table* table = nullptr) {
+    // A generated column's expression as PostgreSQL deparses it (default
+    // display settings: the view reads no session).
+    const bool generated = col && table && !col->generated_expr.empty();
+    std::string generation;
+    if (generated) {
+      static const types::TypeContext kDisplay;
+      generation = CheckExpressionText(*table, col->generated_expr, false,
+                                       kDisplay, {"public"});
+      if (generation.empty()) generation = col->generated_expr;
+    }
     int32_t base_typmod = typmod;
     uint32_t type = user_types::BaseType(declared, &base_typmod);
     if (type != declared) typmod = base_typmod;
@@ -110,7 +122,8 @@ void InfoColumnRows(const Source& s, std::vector<Row>* rows,
          Text(rel),
          Text(name),
          Int(pos),
-         col && !col->default_expr.empty() && !col->identity
+         col && !col->default_expr.empty() && !col->identity &&
+                 col->generated_expr.empty()
              ? Text(DefaultExpression(*col))
              : kNull,
          Text(col && col->not_null ? "NO" : "YES"),
@@ -156,14 +169,14 @@ void InfoColumnRows(const Source& s, std::vector<Row>* rows,
                     "THEN 'YES' ELSE 'NO' END FROM " +
                         counters + " WHERE kid = " + Text(col->counter) + ")"
                   : Text("NO"),
-         Text("NEVER"),
-         kNull,
+         Text(generated ? "ALWAYS" : "NEVER"),
+         generated ? Text(generation) : kNull,
          Text(updatable ? "YES" : "NO")});
   };
   for (const auto& [key, t] : s.cat->tables())
     for (size_t i = 0; i < t.columns.size(); i++)
       add(t.schema, t.name, static_cast<int>(i + 1), t.columns[i].name,
-          t.columns[i].type, t.columns[i].typmod, &t.columns[i], true);
+          t.columns[i].type, t.columns[i].typmod, &t.columns[i], true, &t);
   for (const auto& [key, v] : s.cat->views())
     for (size_t i = 0; i < v.columns.size(); i++)
       add(v.schema, v.name, static_cast<int>(i + 1), v.columns[i].name,

@@ -419,7 +419,8 @@ void DescriptionRows(const Source& s, std::vector<Row>* rows) {
 void AttributeRows(const Source& s, std::vector<Row>* rows) {
   auto add = [&](uint32_t rel, const std::string& name, uint32_t type,
                  int32_t typmod, int num, bool not_null, bool has_def,
-                 char identity, const std::string& acl = kNull) {
+                 char identity, const std::string& acl = kNull,
+                 bool generated = false) {
     const types::TypeInfo* info = types::LookupType(type);
     rows->push_back({Int(rel),
                      Text(name),
@@ -436,7 +437,7 @@ void AttributeRows(const Source& s, std::vector<Row>* rows) {
                      Bool(has_def),
                      Bool(false),
                      Text(identity ? std::string(1, identity) : ""),
-                     Text(""),
+                     Text(generated ? "s" : ""),
                      Bool(false),
                      Bool(true),
                      Int(0),
@@ -451,9 +452,10 @@ void AttributeRows(const Source& s, std::vector<Row>* rows) {
     for (size_t i = 0; i < t.columns.size(); i++) {
       const auto& c = t.columns[i];
       add(t.oid, c.name, c.type, c.typmod, static_cast<int>(i + 1), c.not_null,
-          !c.default_expr.empty() && !c.identity, c.identity,
-          ColumnAclText(s, "table:" + t.schema + "." + t.name, t.owner,
-                        c.name));
+          (!c.default_expr.empty() && !c.identity) || !c.generated_expr.empty(),
+          c.identity,
+          ColumnAclText(s, "table:" + t.schema + "." + t.name, t.owner, c.name),
+          !c.generated_expr.empty());
     }
     for (const auto& x : t.indexes) {
       if (IsCounterIndex(t, x)) continue;
@@ -483,6 +485,13 @@ void AttrdefRows(const Source& s, std::vector<Row>* rows) {
   for (const auto& [key, t] : s.cat->tables())
     for (size_t i = 0; i < t.columns.size(); i++) {
       const auto& c = t.columns[i];
+      // A generation expression is kept as written: pg_get_expr shows it
+      // as PostgreSQL deparses it, under the session's settings.
+      if (!c.generated_expr.empty()) {
+        rows->push_back({Int(AttrdefOid(t, i)), Int(t.oid),
+                         Int(static_cast<int>(i + 1)), Text(c.generated_expr)});
+        continue;
+      }
       if (c.default_expr.empty() || c.identity) continue;
       rows->push_back({Int(AttrdefOid(t, i)), Int(t.oid),
                        Int(static_cast<int>(i + 1)),
@@ -630,7 +639,8 @@ void DependRows(const Source& s, std::vector<Row>* rows) {
   for (const auto& [key, t] : cat.tables())
     for (size_t i = 0; i < t.columns.size(); i++) {
       const auto& c = t.columns[i];
-      if (c.default_expr.empty() || c.identity) continue;
+      if ((c.default_expr.empty() || c.identity) && c.generated_expr.empty())
+        continue;
       std::string def = Int(AttrdefOid(t, i));
       rows->push_back({Int(kPgAttrdefOid), def, Int(0), Int(kPgClassOid),
                        Int(t.oid), Int(static_cast<int>(i + 1)), Text("a")});

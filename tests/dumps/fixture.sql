@@ -114,3 +114,10 @@ INSERT INTO moods (m, q, c, s, g) VALUES
 INSERT INTO moods (m, q, s) VALUES ('ok', 3, 'Mixed Case');
 INSERT INTO lagging (v) VALUES ('1'), ('2'), ('3'), ('4'), ('5');
 SELECT setval('lagging_id_seq', 2, true);
+-- generated columns (not in COPY data: recomputed on restore) and a
+-- deferrable foreign key whose rows arrive in either order
+CREATE TABLE line_items (id serial PRIMARY KEY, qty int NOT NULL, price numeric(8,2),
+                         total numeric(10,2) GENERATED ALWAYS AS (qty * price) STORED,
+                         label text GENERATED ALWAYS AS ('#' || id::text) STORED,
+                         customer_id int REFERENCES customers DEFERRABLE INITIALLY DEFERRED);
+INSERT INTO line_items (qty, price, customer_id) VALUES (2, 1.25, 1), (3, NULL, NULL), (1, 9.99, 3);

@@ -32,3 +32,8 @@ INSERT INTO items (label) VALUES ('one'), ('two');
 INSERT INTO tags (tag) VALUES ('red'), ('blue');
 SELECT nextval('standalone_seq'), nextval('standalone_seq');
 SELECT nextval('sales.small_seq');
+-- generated columns and a deferrable foreign key
+CREATE TABLE line_items (id serial PRIMARY KEY, qty int NOT NULL, price numeric(8,2),
+                         total numeric(10,2) GENERATED ALWAYS AS (qty * price) STORED,
+                         customer_id int REFERENCES customers DEFERRABLE INITIALLY DEFERRED);
+INSERT INTO line_items (qty, price, customer_id) VALUES (2, 1.25, 1), (3, NULL, NULL);
