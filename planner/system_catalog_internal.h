@@ -188,6 +188,13 @@ void LanguageRows(const Source& s, std::vector<Row>* rows);
 // description).
 void SettingRows(const std::string& lines, std::vector<Row>* rows);
 void InfoTableRows(const Source& s, std::vector<Row>* rows);
+// system_info_constraints.cc
+void InfoSchemataRows(const Source& s, std::vector<Row>* rows);
+void InfoTableConstraintRows(const Source& s, std::vector<Row>* rows);
+void InfoKeyColumnUsageRows(const Source& s, std::vector<Row>* rows);
+void InfoReferentialConstraintRows(const Source& s, std::vector<Row>* rows);
+void InfoConstraintColumnUsageRows(const Source& s, std::vector<Row>* rows);
+void InfoCheckConstraintRows(const Source& s, std::vector<Row>* rows);
 void InfoColumnRows(const Source& s, std::vector<Row>* rows,
                     const std::string& counters);
 
