@@ -80,10 +80,8 @@ void SessionImpl::ClearDeferredConstraints() {
   constraints_deferred_.clear();
 }
 
-namespace {
-
-std::string KeyText(const std::vector<std::string>& cols,
-                    const std::vector<Value>& values) {
+std::string KeyValuesText(const std::vector<std::string>& cols,
+                          const std::vector<Value>& values) {
   std::string names, vals;
   for (size_t i = 0; i < cols.size(); i++) {
     names += (i ? ", " : "") + cols[i];
@@ -91,8 +89,6 @@ std::string KeyText(const std::vector<std::string>& cols,
   }
   return "(" + names + ")=(" + vals + ")";
 }
-
-}  // namespace
 
 bool SessionImpl::CheckDeferredConstraints(
     PgError* error, const std::vector<std::string>* only) {
@@ -168,14 +164,14 @@ bool SessionImpl::CheckDeferredConstraints(
           Err("23503", "update or delete on table \"" + parent->name +
                            "\" violates foreign key constraint \"" + c->name +
                            "\" on table \"" + child->name + "\"");
-      error->detail = "Key " + KeyText(c->ref_columns, check.key) +
+      error->detail = "Key " + KeyValuesText(c->ref_columns, check.key) +
                       " is still referenced from table \"" + child->name +
                       "\".";
     } else {
       *error = Err("23503", "insert or update on table \"" + child->name +
                                 "\" violates foreign key constraint \"" +
                                 c->name + "\"");
-      error->detail = "Key " + KeyText(c->columns, check.key) +
+      error->detail = "Key " + KeyValuesText(c->columns, check.key) +
                       " is not present in table \"" + parent->name + "\".";
     }
   }

@@ -371,11 +371,9 @@ bool Assignable(uint32_t from, uint32_t to) {
 bool AnalyzeRowExpr(SessionHooks* hooks, const catalog::Table& table,
                     const PgQuery__Node* node, const char* context,
                     std::unique_ptr<Expr>* out, PgError* error) {
-  RowScope scope(table, table.name, false);
-  scope.context_ = context;
+  if (!AnalyzeRowValueExpr(hooks, table, node, context, out, error))
+    return false;
   Analyzer analyzer(hooks, nullptr);
-  analyzer.set_scope(&scope);
-  if (!analyzer.Analyze(node, out, error)) return false;
   return analyzer.Coerce(out, oid::kBool, -1, error);
 }
 

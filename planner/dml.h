@@ -88,6 +88,9 @@ bool AnalyzeRowExpr(SessionHooks* hooks, const catalog::Table& table,
 // and type changes accept without an explicit cast. Untyped literals are
 // not asked: they take the column's type before.
 bool Assignable(uint32_t from, uint32_t to);
+// "(a, b)=(1, null)": a key as constraint violations show it (DETAIL).
+std::string KeyValuesText(const std::vector<std::string>& cols,
+                          const std::vector<Value>& values);
 // Row parameters (negative numbers while analysing) numbered from
 // `row_base` on, once the statement's own parameters are known.
 void FixRowParams(Expr* e, int row_base);

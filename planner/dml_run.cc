@@ -192,12 +192,7 @@ class DmlRunner {
 
   static std::string KeyText(const std::vector<std::string>& cols,
                              const std::vector<Value>& values) {
-    std::string names, vals;
-    for (size_t i = 0; i < cols.size(); i++) {
-      names += (i ? ", " : "") + cols[i];
-      vals += (i ? ", " : "") + (values[i] ? *values[i] : std::string("null"));
-    }
-    return "(" + names + ")=(" + vals + ")";
+    return KeyValuesText(cols, values);
   }
 
   const catalog::Table* find_table(const std::string& qualified) {

@@ -189,6 +189,8 @@ void LanguageRows(const Source& s, std::vector<Row>* rows);
 void SettingRows(const std::string& lines, std::vector<Row>* rows);
 void InfoTableRows(const Source& s, std::vector<Row>* rows);
 // system_info_constraints.cc
+// pg_constraint's confupdtype / confdeltype spelled out ("NO ACTION", ...).
+const char* ForeignKeyActionName(char action);
 void InfoSchemataRows(const Source& s, std::vector<Row>* rows);
 void InfoTableConstraintRows(const Source& s, std::vector<Row>* rows);
 void InfoKeyColumnUsageRows(const Source& s, std::vector<Row>* rows);

@@ -946,19 +946,9 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
               rs = c.ref_table.substr(0, dot);
               rn = c.ref_table.substr(dot + 1);
             }
+            // NO ACTION, the default, is not written.
             auto action = [](char a) -> std::string {
-              switch (a) {
-                case 'r':
-                  return "RESTRICT";
-                case 'c':
-                  return "CASCADE";
-                case 'n':
-                  return "SET NULL";
-                case 'd':
-                  return "SET DEFAULT";
-                default:
-                  return "";
-              }
+              return a == 'a' ? "" : ForeignKeyActionName(a);
             };
             std::string def = "FOREIGN KEY (" + list(c.columns) +
                               ") REFERENCES " + visible_name(rs, rn) + "(" +

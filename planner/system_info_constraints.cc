@@ -23,21 +23,6 @@ std::string NotNullName(const catalog::Catalog& cat, const catalog::Table& t,
          std::to_string(t.oid) + "_" + std::to_string(index + 1) + "_not_null";
 }
 
-std::string RuleName(char action) {
-  switch (action) {
-    case 'r':
-      return "RESTRICT";
-    case 'c':
-      return "CASCADE";
-    case 'n':
-      return "SET NULL";
-    case 'd':
-      return "SET DEFAULT";
-    default:
-      return "NO ACTION";
-  }
-}
-
 // The referenced table's key a foreign key points at: its primary key or
 // unique constraint over the referenced columns.
 const catalog::Constraint* ReferencedKey(const catalog::Catalog& cat,
@@ -57,6 +42,21 @@ const catalog::Constraint* ReferencedKey(const catalog::Catalog& cat,
 }
 
 }  // namespace
+
+const char* ForeignKeyActionName(char action) {
+  switch (action) {
+    case 'r':
+      return "RESTRICT";
+    case 'c':
+      return "CASCADE";
+    case 'n':
+      return "SET NULL";
+    case 'd':
+      return "SET DEFAULT";
+    default:
+      return "NO ACTION";
+  }
+}
 
 void InfoSchemataRows(const Source& s, std::vector<Row>* rows) {
   const std::string db = s.cat->db();
@@ -127,11 +127,12 @@ void InfoReferentialConstraintRows(const Source& s, std::vector<Row>* rows) {
       if (c.kind != 'f') continue;
       const catalog::Table* ref = nullptr;
       const catalog::Constraint* unique = ReferencedKey(*s.cat, c, &ref);
-      rows->push_back(
-          {Text(db), Text(t.schema), Text(c.name), unique ? Text(db) : kNull,
-           unique ? Text(ref->schema) : kNull,
-           unique ? Text(unique->name) : kNull, Text("NONE"),
-           Text(RuleName(c.on_update)), Text(RuleName(c.on_delete))});
+      rows->push_back({Text(db), Text(t.schema), Text(c.name),
+                       unique ? Text(db) : kNull,
+                       unique ? Text(ref->schema) : kNull,
+                       unique ? Text(unique->name) : kNull, Text("NONE"),
+                       Text(ForeignKeyActionName(c.on_update)),
+                       Text(ForeignKeyActionName(c.on_delete))});
     }
   }
 }
