@@ -197,6 +197,7 @@ void InfoKeyColumnUsageRows(const Source& s, std::vector<Row>* rows);
 void InfoReferentialConstraintRows(const Source& s, std::vector<Row>* rows);
 void InfoConstraintColumnUsageRows(const Source& s, std::vector<Row>* rows);
 void InfoCheckConstraintRows(const Source& s, std::vector<Row>* rows);
+void InfoSequenceRows(const Source& s, std::vector<Row>* rows);
 void InfoColumnRows(const Source& s, std::vector<Row>* rows,
                     const std::string& counters);
 

@@ -181,4 +181,27 @@ void InfoCheckConstraintRows(const Source& s, std::vector<Row>* rows) {
   }
 }
 
+void InfoSequenceRows(const Source& s, std::vector<Row>* rows) {
+  // Start, bounds, increment and cycle live in the counter row (read at
+  // run time, see AddSystemRelation).
+  const std::string db = s.cat->db();
+  for (const auto& [key, q] : s.cat->sequences()) {
+    if (q.schema.rfind("pg_temp", 0) == 0 && q.schema != s.temp_schema)
+      continue;
+    // An identity column's sequence is internal to it: not listed.
+    if (!q.owned_table.empty()) {
+      size_t dot = q.owned_table.find('.');
+      const catalog::Table* t =
+          dot == std::string::npos
+              ? nullptr
+              : s.cat->FindTable(q.owned_table.substr(0, dot),
+                                 q.owned_table.substr(dot + 1));
+      const catalog::Column* c = t ? t->FindColumn(q.owned_column) : nullptr;
+      if (c && c->identity) continue;
+    }
+    rows->push_back(
+        {Text(db), Text(q.schema), Text(q.name), Int(q.type), Text(q.counter)});
+  }
+}
+
 }  // namespace kova::planner::system_catalog

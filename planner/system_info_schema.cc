@@ -313,6 +313,21 @@ const std::vector<Relation>& InfoRelations() {
         {"constraint_name", N},
         {"check_clause", T}},
        InfoCheckConstraintRows},
+      {"sequences",
+       0,
+       {{"sequence_catalog", N},
+        {"sequence_schema", N},
+        {"sequence_name", N},
+        {"data_type", T},
+        {"numeric_precision", I4},
+        {"numeric_precision_radix", I4},
+        {"numeric_scale", I4},
+        {"start_value", T},
+        {"minimum_value", T},
+        {"maximum_value", T},
+        {"increment", T},
+        {"cycle_option", T}},
+       InfoSequenceRows},
   };
   return rels;
 }

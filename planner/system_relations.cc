@@ -124,9 +124,13 @@ bool QueryCompiler::AddSystemRelation(const PgQuery__RangeVar* rv,
   // pg_sequence and pg_sequences: the rows hold the counter's id; the
   // options are read from the counter row below.
   const bool sequence_view = std::string_view(rel->name) == "pg_sequences";
+  // information_schema.sequences: catalog, schema, name, type, counter.
+  const bool info_sequences = schema == "information_schema" &&
+                              std::string_view(rel->name) == "sequences";
   size_t ncols = std::string_view(rel->name) == "pg_sequence" ? 4
                  : sequence_view                              ? 7
-                                 : rel->cols.size();
+                 : info_sequences                             ? 5
+                                  : rel->cols.size();
   std::string inner;
   if (rows.empty()) {
     inner = "SELECT ";
@@ -153,7 +157,9 @@ bool QueryCompiler::AddSystemRelation(const PgQuery__RangeVar* rv,
     std::string counters;
     if (!context_->collection_table("admin.counters", &counters, error))
       return false;
-    std::string type = sequence_view ? "v.c4" : "v.c1";
+    std::string type = sequence_view    ? "v.c4"
+                       : info_sequences ? "v.c3"
+                                        : "v.c1";
     std::string inc = "coalesce(kova_get(k.doc, 'increment'), 1)";
     std::string type_max = "CASE " + type +
                            " WHEN 21 THEN 32767 WHEN 23 THEN 2147483647 ELSE "
@@ -169,8 +175,23 @@ bool QueryCompiler::AddSystemRelation(const PgQuery__RangeVar* rv,
                         " > 0 THEN " + min + " ELSE " + max + " END)";
     std::string cycle = "coalesce(kova_get(k.doc, 'cycle'), 0)";
     std::string from = " FROM (" + inner + ") AS v LEFT JOIN " + counters +
-                       " AS k ON k.kid = " + (sequence_view ? "v.c6" : "v.c3");
-    if (!sequence_view) {
+                       " AS k ON k.kid = " +
+                       (sequence_view    ? "v.c6"
+                        : info_sequences ? "v.c4"
+                                         : "v.c3");
+    if (info_sequences) {
+      // Numbers as text, the type spelled out, as the SQL standard's view.
+      inner = "SELECT v.c0 AS c0, v.c1 AS c1, v.c2 AS c2, CASE " + type +
+              " WHEN 21 THEN 'smallint' WHEN 23 THEN 'integer' ELSE 'bigint' "
+              "END AS c3, CASE " +
+              type +
+              " WHEN 21 THEN 16 WHEN 23 THEN 32 ELSE 64 END AS c4, 2 AS c5, 0 "
+              "AS c6, CAST(" +
+              start + " AS TEXT) AS c7, CAST(" + min +
+              " AS TEXT) AS c8, CAST(" + max + " AS TEXT) AS c9, CAST(" + inc +
+              " AS TEXT) AS c10, CASE WHEN " + cycle +
+              " THEN 'YES' ELSE 'NO' END AS c11" + from;
+    } else if (!sequence_view) {
       inner = "SELECT v.c0 AS c0, v.c1 AS c1, " + start + " AS c2, " + inc +
               " AS c3, " + max + " AS c4, " + min + " AS c5, v.c2 AS c6, " +
               cycle + " AS c7" + from;
