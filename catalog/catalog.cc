@@ -181,6 +181,8 @@ void ReadTable(const bson_t* doc, Table* t) {
             x.method = GetString(f);
           else if (!strcmp(k, "expressions"))
             x.expressions = GetStrings(f);
+          else if (!strcmp(k, "predicate"))
+            x.predicate = GetString(f);
         });
         t->indexes.push_back(std::move(x));
       });
@@ -560,6 +562,7 @@ Status Catalog::PutTable(docstore::Session* session, std::string_view db,
       bson_append_bool(&one, "nulls_not_distinct", -1, true);
     if (!x.method.empty()) PutString(&one, "method", x.method);
     if (!x.expressions.empty()) PutStrings(&one, "expressions", x.expressions);
+    if (!x.predicate.empty()) PutString(&one, "predicate", x.predicate);
     bson_append_document_end(&idx, &one);
   }
   bson_append_array_end(&doc, &idx);

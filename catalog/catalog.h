@@ -81,6 +81,9 @@ struct Index {
   std::string comment;  // COMMENT ON INDEX
   // CREATE UNIQUE INDEX ... NULLS NOT DISTINCT: NULLs are equal keys.
   bool nulls_not_distinct = false;
+  // A partial index's WHERE condition (SQL text over the columns); empty:
+  // every row.
+  std::string predicate;
   // The access method: "btree" (empty) or "hash" (one column, not unique;
   // kept by the store as an ordinary field index).
   std::string method;

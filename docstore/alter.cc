@@ -161,7 +161,8 @@ Status Session::AdoptIndex(std::string_view db, std::string_view collection,
     if (!found || found->spec.name == "_id_" || !found->spec.unique ||
         !spec.unique || found->spec.keys != spec.keys ||
         found->spec.expressions != spec.expressions ||
-        found->spec.nulls_distinct || !spec.nulls_distinct)
+        found->spec.where != spec.where || found->spec.nulls_distinct ||
+        !spec.nulls_distinct)
       return Status::OK();
     std::string ns = meta->ns;
     s = impl_->Exec("DROP INDEX IF EXISTS " +

@@ -316,6 +316,13 @@ Status SessionImpl::LookupCollection(const std::string& ns,
         bson_iter_t k;
         bson_iter_init(&k, &keys);
         while (bson_iter_next(&k)) {
+          // A partial index's condition (no key starts with '$' but
+          // expression labels, which carry a position first).
+          if (!strcmp(bson_iter_key(&k), kWhereKey)) {
+            if (BSON_ITER_HOLDS_UTF8(&k))
+              index.spec.where = bson_iter_utf8(&k, nullptr);
+            continue;
+          }
           // An expression key: {dir: 1|-1, sql: "..."}.
           bson_iter_t part;
           std::string expression;
@@ -485,7 +492,8 @@ Status SessionImpl::CreateIndexLocked(const CollectionMeta& meta,
     if (index.spec.keys == spec.keys &&
         index.spec.expressions == spec.expressions &&
         index.spec.unique == spec.unique &&
-        index.spec.nulls_distinct == spec.nulls_distinct) {
+        index.spec.nulls_distinct == spec.nulls_distinct &&
+        index.spec.where == spec.where) {
       // Same index again: nothing to do, as MongoDB.
       if (created) *created = false;
       return Status::OK();
@@ -523,6 +531,10 @@ Status SessionImpl::CreateIndexLocked(const CollectionMeta& meta,
     }
   }
   sql += ")";
+  if (!spec.where.empty()) {
+    sql += " WHERE " + spec.where;
+    bson_append_utf8(&keys, kWhereKey, -1, spec.where.c_str(), -1);
+  }
   s = UseLargeCache();
   if (s.ok()) s = Exec(sql);
   if (s.ok() && spec.unique && !spec.nulls_distinct) {
@@ -542,6 +554,7 @@ Status SessionImpl::CreateIndexLocked(const CollectionMeta& meta,
       nulls_sql += "ifnull(" + key + ", x'')";
       where += key + " IS NULL";
     }
+    if (!spec.where.empty()) where = "(" + where + ") AND " + spec.where;
     s = Exec(nulls_sql + ") WHERE " + where);
   }
   if (!s.ok()) {

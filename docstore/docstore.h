@@ -127,6 +127,10 @@ struct IndexSpec {
     static const std::string kNone;
     return i < expressions.size() ? expressions[i] : kNone;
   }
+  // A partial index: an SQL condition over `doc`; the index holds (and a
+  // unique one compares) only the documents for which it is true. Empty:
+  // every document.
+  std::string where;
 };
 
 struct CollectionOptions {

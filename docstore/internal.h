@@ -136,6 +136,10 @@ Status ApplyUpdate(const bson_t* doc, const bson_t* update, Document* out,
 
 // ---- catalog ------------------------------------------------------------
 
+// The entry of an index's stored keys that holds a partial index's
+// condition (IndexSpec::where).
+inline constexpr const char* kWhereKey = "$where";
+
 struct IndexMeta {
   IndexSpec spec;
   std::string sqlite_name;

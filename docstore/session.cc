@@ -166,6 +166,11 @@ Status SessionImpl::CollidingIndexes(const CollectionMeta& meta,
       sql += " AND " + IndexKeySql(x.spec, i) +
              (x.spec.nulls_distinct ? " = " : " IS ") + probe;
     }
+    // A partial index compares only documents its condition holds for:
+    // the stored ones and the new one.
+    if (!x.spec.where.empty())
+      sql += " AND " + x.spec.where + " AND (SELECT " + x.spec.where +
+             " FROM (SELECT ?1 AS doc))";
     sqlite3_stmt* raw;
     Status s = Prepare(sql + " LIMIT 1", &raw);
     if (!s.ok()) return s;

@@ -705,6 +705,8 @@ ExecuteResult AlterRunner::RenameColumn(const PgQuery__RenameStmt* stmt) {
       if (c == from) c = to;
     for (auto& text : x.expressions)
       if (!text.empty()) text = RenameExpressionColumn(text, from, to);
+    if (!x.predicate.empty())
+      x.predicate = RenameExpressionColumn(x.predicate, from, to);
   }
   if (!CreateExpressionIndexes(expression_indexes, &error)) return Fail(error);
   auto comment = table_.column_comments.find(from);

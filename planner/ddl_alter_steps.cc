@@ -314,6 +314,7 @@ bool AlterRunner::DropExpressionIndexesUsing(const std::string& column,
     bool uses = false;
     for (const auto& text : x.expressions)
       uses |= !text.empty() && IndexExpressionUses(text, column);
+    uses |= !x.predicate.empty() && IndexExpressionUses(x.predicate, column);
     if (!uses) continue;
     if (!Store(storage()->DropIndex(db(), table_.collection, x.name), error))
       return false;

@@ -888,6 +888,50 @@ ExecuteResult SessionImpl::RunTruncate(const PgQuery__TruncateStmt* stmt,
   return Tag("TRUNCATE TABLE");
 }
 
+bool SessionImpl::IndexPredicate(const catalog::Table& table,
+                                 const PgQuery__Node* node, std::string* text,
+                                 PgError* error) {
+  IndexExpression e;
+  std::string column;
+  uint32_t type;
+  int location = ExprNodeLocation(node);
+  if (!AnalyzeIndexExpression(this, table, node, &e, &column, error)) {
+    // The rules of index expressions, worded for a predicate as PostgreSQL
+    // does ("functions in index predicate must be marked IMMUTABLE").
+    for (auto [from, to] : {std::pair<const char*, const char*>{
+                                "index expressions", "index predicates"},
+                            {"index expression", "index predicate"}}) {
+      size_t at = error->message.find(from);
+      if (at != std::string::npos) {
+        error->message.replace(at, std::strlen(from), to);
+        break;
+      }
+    }
+    return false;
+  }
+  if (!column.empty()) {
+    type = table.FindColumn(column)->type;
+  } else {
+    type = e.expr->type;
+    // The leftmost place in the condition, as PostgreSQL's exprLocation.
+    VisitParseNodes(
+        reinterpret_cast<ProtobufCMessage*>(const_cast<PgQuery__Node*>(node)),
+        [&](PgQuery__Node* n) {
+          int at = ExprNodeLocation(n);
+          if (at >= 0 && (location < 0 || at < location)) location = at;
+        });
+  }
+  if (type != oid::kBool) {
+    *error = Err("42804",
+                 "argument of WHERE must be type boolean, not type " +
+                     types::FormatTypeName(type, -1),
+                 location);
+    return false;
+  }
+  *text = sql::DeparseExpr(node);
+  return true;
+}
+
 ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
                                           ResultSink* sink) {
   PgError error;
@@ -910,12 +954,13 @@ ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
       (stmt->idxname && *stmt->idxname ? QuoteIdentifier(stmt->idxname) + " "
                                        : std::string()) +
       "on " + found->schema + "." + found->name;
-  if (stmt->where_clause)
-    return Fail(Err("0A000", "partial indexes are not supported yet" + what));
   std::string method;
   if (!CheckIndexMethod(stmt, what, &method, &error)) return Fail(error);
   catalog::Table table = *found;
   catalog::Index x;
+  if (stmt->where_clause &&
+      !IndexPredicate(table, stmt->where_clause, &x.predicate, &error))
+    return Fail(error);
   x.unique = stmt->unique;
   x.nulls_not_distinct = stmt->nulls_not_distinct;
   if (method == "hash") x.method = method;
@@ -989,6 +1034,13 @@ ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
   spec.name = x.name;
   spec.unique = x.unique;
   spec.nulls_distinct = !stmt->nulls_not_distinct;
+  if (!x.predicate.empty()) {
+    IndexExpression predicate;
+    if (!AnalyzeIndexExpressionText(this, table, x.predicate, &predicate,
+                                    &error))
+      return Fail(error);
+    spec.where = IndexPredicateSql(predicate, x.predicate);
+  }
   docstore::Status s = EnsureWriteTransaction();
   if (s.ok())
     s = catalog::Catalog::AllocateOid(storage_.get(), database_, &x.oid);
@@ -1006,9 +1058,9 @@ ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
           group += (i ? ", " : "") + (c ? ColumnSql("k", x.columns[i], c->type)
                                         : spec.expressions[i]);
         }
-        std::string sql = "SELECT " + group + " FROM " + tbl +
-                          " AS k GROUP BY " + group +
-                          " HAVING count(*) > 1 LIMIT 1";
+        std::string sql = "SELECT " + group + " FROM " + tbl + " AS k" +
+                          (spec.where.empty() ? "" : " WHERE " + spec.where) +
+                          " GROUP BY " + group + " HAVING count(*) > 1 LIMIT 1";
         sqlite3_stmt* q = CachedStatement(sql, &error);
         if (q && sqlite3_step(q) == SQLITE_ROW) {
           std::string names, values;

@@ -841,8 +841,15 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
           }
           cols.push_back("c:" + column);
         }
+        // A partial index serves only a conflict target whose WHERE states
+        // its condition (PostgreSQL's inference asks that WHERE imply it;
+        // here it must be the same condition).
+        std::string infer_where =
+            oc->infer->where_clause ? sql::DeparseExpr(oc->infer->where_clause)
+                                    : "";
         for (const auto& x : table.indexes) {
           if (!x.unique || x.columns.size() != cols.size()) continue;
+          if (!x.predicate.empty() && x.predicate != infer_where) continue;
           std::vector<std::string> keys;
           for (size_t i = 0; i < x.columns.size(); i++)
             keys.push_back(

@@ -918,7 +918,20 @@ bool StorageIndexSpec(SessionHooks* hooks, const catalog::Table& table,
     spec->expressions.push_back(IndexKeySql(e, x.expression(i)));
     spec->keys.emplace_back(ExpressionKeyLabel(i, e, x.expression(i)), dir);
   }
+  spec->where.clear();
+  if (!x.predicate.empty()) {
+    IndexExpression e;
+    if (!AnalyzeIndexExpressionText(hooks, table, x.predicate, &e, error))
+      return false;
+    spec->where = IndexPredicateSql(e, x.predicate);
+  }
   return true;
+}
+
+std::string IndexPredicateSql(const IndexExpression& e,
+                              const std::string& text) {
+  // kova_index_key gives a boolean as 1 or 0: the rows where it is true.
+  return "(" + IndexKeySql(e, text) + " = 1)";
 }
 
 bool IndexExpressionType(const catalog::Table& table, const std::string& text,

@@ -67,6 +67,10 @@ std::string CheckExpressionText(const catalog::Table& table,
 // The name PostgreSQL derives an expression's index column name from: the
 // function's name for a call, else "expr".
 std::string IndexExpressionName(const PgQuery__Node* node);
+// A partial index's condition `e` (boolean, analysed from `text`) as the
+// store's SQL over `doc` (docstore::IndexSpec::where).
+std::string IndexPredicateSql(const IndexExpression& e,
+                              const std::string& text);
 // Whether everything `e` calls is IMMUTABLE in PostgreSQL.
 bool IsImmutableExpr(const Expr& e);
 

@@ -512,6 +512,10 @@ class SessionImpl : public Session,
   bool ParseCached(std::string_view text, std::shared_ptr<sql::ParseTree>* tree,
                    PgError* error);
 
+  // CREATE INDEX ... WHERE: the condition checked as PostgreSQL checks an
+  // index predicate, as SQL text for the catalog.
+  bool IndexPredicate(const catalog::Table& table, const PgQuery__Node* node,
+                      std::string* text, PgError* error);
   // Deferred foreign key checks (deferred_checks.cc). A row change whose
   // foreign key check is deferred (a DEFERRABLE constraint in deferred mode)
   // queues the key; at commit, or when SET CONSTRAINTS makes the constraint

@@ -110,6 +110,9 @@ bool IsCounterIndex(const catalog::Table& t, const catalog::Index& x);
 // pg_get_indexdef(x) (pretty: pg_get_indexdef(x, 0, true), as psql's \d).
 std::string IndexDefinition(const catalog::Table& t, const catalog::Index& x,
                             bool pretty = false);
+// A partial index's WHERE condition as PostgreSQL deparses it.
+std::string IndexPredicateText(const catalog::Table& t, const catalog::Index& x,
+                               bool pretty);
 // pg_get_indexdef(x, column, pretty): one key's text (column 1-based).
 std::string IndexColumnDefinition(const catalog::Table& t,
                                   const catalog::Index& x, size_t column,

@@ -120,7 +120,18 @@ std::string IndexDefinition(const catalog::Table& t, const catalog::Index& x,
          (pretty && t.schema == "public" ? QuoteIdentifier(t.name)
                                          : QuoteQualified(t.schema, t.name)) +
          " USING " + IndexMethod(x) + " (" + cols + ")" +
-         (IndexNullsNotDistinct(t, x) ? " NULLS NOT DISTINCT" : "");
+         (IndexNullsNotDistinct(t, x) ? " NULLS NOT DISTINCT" : "") +
+         (x.predicate.empty() ? ""
+                              : " WHERE " + IndexPredicateText(t, x, pretty));
+}
+
+std::string IndexPredicateText(const catalog::Table& t, const catalog::Index& x,
+                               bool pretty) {
+  // Default display settings, as the rest of the definition.
+  static const types::TypeContext kDisplay;
+  std::string text =
+      CheckExpressionText(t, x.predicate, pretty, kDisplay, {"public"});
+  return text.empty() ? "(" + x.predicate + ")" : text;
 }
 
 namespace {

@@ -664,6 +664,13 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
     // A generation expression, deparsed as PostgreSQL shows it.
     if (args.size() > 1 && FindRelation(cat, oid_arg(1), &table) &&
         table.kind == 'r') {
+      // A partial index's condition (pg_index.indpred).
+      for (const auto& x : table.table->indexes) {
+        if (x.predicate.empty() || x.predicate != e) continue;
+        bool pretty = args.size() > 2 && args[2] && *args[2] == "t";
+        *out = IndexPredicateText(*table.table, x, pretty);
+        return true;
+      }
       for (const auto& c : table.table->columns) {
         if (c.generated_expr.empty() || c.generated_expr != e) continue;
         bool pretty = args.size() > 2 && args[2] && *args[2] == "t";

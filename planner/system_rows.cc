@@ -374,7 +374,7 @@ void IndexRows(const Source& s, std::vector<Row>* rows) {
            Bool(false),
            IntVector(AttNums(t, x.columns), false),
            IndexExpressionsText(t, x),
-           kNull,
+           x.predicate.empty() ? kNull : Text(x.predicate),
            IntVector(options, false),
            IntVector(collations, false),
            IntVector(std::vector<int>(x.columns.size(), 0), false)});

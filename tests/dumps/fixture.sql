@@ -121,3 +121,5 @@ CREATE TABLE line_items (id serial PRIMARY KEY, qty int NOT NULL, price numeric(
                          label text GENERATED ALWAYS AS ('#' || id::text) STORED,
                          customer_id int REFERENCES customers DEFERRABLE INITIALLY DEFERRED);
 INSERT INTO line_items (qty, price, customer_id) VALUES (2, 1.25, 1), (3, NULL, NULL), (1, 9.99, 3);
+-- a partial unique index: one live row per code
+CREATE UNIQUE INDEX line_items_live_qty ON line_items (qty) WHERE price IS NOT NULL;

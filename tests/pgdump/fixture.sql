@@ -37,3 +37,4 @@ CREATE TABLE line_items (id serial PRIMARY KEY, qty int NOT NULL, price numeric(
                          total numeric(10,2) GENERATED ALWAYS AS (qty * price) STORED,
                          customer_id int REFERENCES customers DEFERRABLE INITIALLY DEFERRED);
 INSERT INTO line_items (qty, price, customer_id) VALUES (2, 1.25, 1), (3, NULL, NULL);
+CREATE UNIQUE INDEX line_items_priced_qty ON line_items (qty) WHERE price IS NOT NULL AND qty > 0;
