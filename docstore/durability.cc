@@ -83,14 +83,19 @@ Status Durability::SyncThrough(uint64_t ticket,
 
 // Only the leader of a sync runs this, so fd_ needs no lock.
 Status Durability::SyncWalFile() {
-  struct stat st;
   // SQLite deletes the WAL when its last connection closes, after a
   // checkpoint that synced everything in it: a new one may have replaced it.
-  if (fd_ >= 0 && (fstat(fd_, &st) != 0 || st.st_nlink == 0)) {
+  // Asked of the VFS rather than with fstat: on Linux a file whose
+  // timestamps were read gets fine-grained ones at its next write, so an
+  // fstat before every sync made each commit's write change the WAL's
+  // inode, and every fdatasync write the inode as well (on ext4, a third
+  // disk request per commit and about 25% more commit latency).
+  if (fd_ >= 0 && WalDeletions() != fd_deletions_) {
     close(fd_);
     fd_ = -1;
   }
   if (fd_ < 0) {
+    fd_deletions_ = WalDeletions();
     fd_ = open(wal_path_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) {
       return Status::Error(Code::kIOError,

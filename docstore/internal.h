@@ -67,6 +67,12 @@ void NewObjectId(bson_oid_t* oid);
 
 // Registers the "kova" VFS once and returns its name (see vfs.cc).
 const char* KovaVfsName();
+// How many WAL files the kova VFS has deleted in this process (SQLite
+// deletes a WAL when its last connection closes). A change tells a holder of
+// a WAL file descriptor that the file may have been replaced, without the
+// fstat that would make the next write change the file's timestamps (see
+// Durability::SyncWalFile).
+uint64_t WalDeletions();
 // sqlite3_file_control op on a connection's "main" file: writes the WAL's
 // queue of committed frames into the file (see vfs.cc).
 constexpr int kDrainWalOp = 0x4b6f7661;
@@ -352,6 +358,7 @@ class Durability {
   bool syncing_ = false;
   uint64_t syncs_ = 0;
   int fd_ = -1;
+  uint64_t fd_deletions_ = 0;  // WalDeletions() when fd_ was opened
   std::mutex reserve_mu_;
   std::unordered_map<std::string, Reservation> reserved_;
   uint64_t epoch_ = 0;  // counter rows written for another reason

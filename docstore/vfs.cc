@@ -24,6 +24,7 @@
 //    cached nor in the file, and the writer queue does not wait on the
 //    pwrite. A failed queued write stops the process (see ShmBarrier).
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +32,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -662,8 +664,17 @@ int Open(sqlite3_vfs* vfs, sqlite3_filename name, sqlite3_file* file, int flags,
   return SQLITE_OK;
 }
 
+std::atomic<uint64_t> wal_deletions{0};
+
 int Delete(sqlite3_vfs*, const char* name, int sync_dir) {
-  return base_vfs->xDelete(base_vfs, name, sync_dir);
+  int rc = base_vfs->xDelete(base_vfs, name, sync_dir);
+  // Counted after the unlink, so that a descriptor opened before it is
+  // always seen as stale.
+  std::string_view path(name ? name : "");
+  if (path.size() > 4 && path.substr(path.size() - 4) == "-wal") {
+    wal_deletions.fetch_add(1, std::memory_order_acq_rel);
+  }
+  return rc;
 }
 int Access(sqlite3_vfs*, const char* name, int flags, int* out) {
   return base_vfs->xAccess(base_vfs, name, flags, out);
@@ -706,6 +717,10 @@ CheckpointReads::CheckpointReads() : was_(checkpoint_reads) {
   checkpoint_reads = true;
 }
 CheckpointReads::~CheckpointReads() { checkpoint_reads = was_; }
+
+uint64_t WalDeletions() {
+  return wal_deletions.load(std::memory_order_acquire);
+}
 
 const char* KovaVfsName() {
   static std::once_flag once;
