@@ -29,6 +29,9 @@ constexpr int kCheckpointFrames = 1000;
 // copied at most this many frames, or after kUnlockedPasses passes.
 constexpr int kFramesForLockedPass = 64;
 constexpr int kUnlockedPasses = 4;
+// How long the last pass waits for the writer lock (new writers hold back
+// meanwhile) before leaving the restart to the next checkpoint.
+constexpr std::chrono::milliseconds kLockedPassWait{20};
 // Past this, the committing session checkpoints itself.
 constexpr int kInlineCheckpointFrames = 64 * kCheckpointFrames;
 
@@ -52,6 +55,7 @@ Checkpointer::~Checkpointer() {
 void Checkpointer::Request(int frames) {
   {
     std::lock_guard<std::mutex> lock(mu_);
+    if (frames < frames_at_request_) restarts_++;
     // A restarted WAL is short again; otherwise wait for it to grow by
     // another kCheckpointFrames since the last checkpoint began.
     if (frames >= frames_at_request_ &&
@@ -67,6 +71,11 @@ void Checkpointer::Request(int frames) {
 uint64_t Checkpointer::checkpoints() {
   std::lock_guard<std::mutex> lock(mu_);
   return done_;
+}
+
+uint64_t Checkpointer::restarts() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return restarts_;
 }
 
 void Checkpointer::Run() {
@@ -93,15 +102,30 @@ void Checkpointer::Run() {
       if (few) break;
     }
     // A long transaction keeps the lock: then the WAL restarts later.
-    if (rc == SQLITE_OK &&
-        writer_lock_->try_lock_for(std::chrono::milliseconds(20))) {
-      sqlite3_wal_checkpoint_v2(db_, "main", SQLITE_CHECKPOINT_PASSIVE, nullptr,
-                                nullptr);
-      writer_lock_->unlock();
+    if (rc == SQLITE_OK) {
+      wants_lock_.store(true, std::memory_order_release);
+      bool locked = writer_lock_->try_lock_for(kLockedPassWait);
+      {
+        std::lock_guard<std::mutex> gate(gate_mu_);
+        wants_lock_.store(false, std::memory_order_release);
+      }
+      gate_cv_.notify_all();
+      if (locked) {
+        sqlite3_wal_checkpoint_v2(db_, "main", SQLITE_CHECKPOINT_PASSIVE,
+                                  nullptr, nullptr);
+        writer_lock_->unlock();
+      }
     }
     lock.lock();
     done_++;
   }
+}
+
+void Checkpointer::WaitForLockedPass() {
+  std::unique_lock<std::mutex> gate(gate_mu_);
+  gate_cv_.wait_for(gate, kLockedPassWait, [this] {
+    return !wants_lock_.load(std::memory_order_acquire);
+  });
 }
 
 int Checkpointer::WalHook(void* arg, sqlite3* db, const char* name,
@@ -109,6 +133,7 @@ int Checkpointer::WalHook(void* arg, sqlite3* db, const char* name,
   if (frames < kCheckpointFrames) return SQLITE_OK;
   auto* checkpointer = static_cast<Checkpointer*>(arg);
   if (frames >= kInlineCheckpointFrames) {
+    checkpointer->inline_checkpoints_++;
     CheckpointReads uncached;
     sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nullptr,
                               nullptr);

@@ -213,22 +213,39 @@ class Checkpointer {
   // A commit left `frames` frames in the WAL: asks for a checkpoint when it
   // grew enough since the last one (coalesced with one already asked for).
   void Request(int frames);
-  // Checkpoints run so far (tests).
+  // Checkpoints run so far, and how often a commit found the WAL started
+  // over since the one before (tests).
   uint64_t checkpoints();
+  uint64_t restarts();
+  // Checkpoints a committing session ran itself, the WAL far too long.
+  uint64_t inline_checkpoints() { return inline_checkpoints_.load(); }
   // The WAL hook of every session connection opened once the store has a
   // checkpointer (`arg`); the bootstrap session keeps SQLite's own.
   static int WalHook(void* arg, sqlite3* db, const char* name, int frames);
+  // A writer about to take the writer lock waits here while the last pass
+  // of a checkpoint asks for it: the mutex lets a session that unlocks and
+  // locks again in a loop take it first every time, and the WAL would never
+  // restart.
+  void YieldToLockedPass() {
+    if (wants_lock_.load(std::memory_order_acquire)) WaitForLockedPass();
+  }
 
  private:
   void Run();
+  void WaitForLockedPass();
   sqlite3* db_;
   std::timed_mutex* writer_lock_;
+  std::atomic<bool> wants_lock_{false};
+  std::mutex gate_mu_;
+  std::condition_variable gate_cv_;
   std::mutex mu_;
   std::condition_variable cv_;
   int frames_at_request_ = 0;
   bool requested_ = false;
   bool stop_ = false;
   uint64_t done_ = 0;
+  uint64_t restarts_ = 0;
+  std::atomic<uint64_t> inline_checkpoints_{0};
   std::thread thread_;
 };
 

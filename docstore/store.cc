@@ -265,6 +265,8 @@ Status SessionImpl::Step(sqlite3_stmt* stmt, int* rc) {
 
 bool SessionImpl::AcquireWriter() {
   if (holds_writer_) return true;
+  if (Checkpointer* checkpointer = store_->checkpointer())
+    checkpointer->YieldToLockedPass();
   holds_writer_ = store_->writer_lock().try_lock_for(
       std::chrono::milliseconds(store_->options().busy_timeout_ms));
   return holds_writer_;
