@@ -16,6 +16,14 @@
 
 namespace kova::planner {
 
+std::string SessionImpl::DeferredCheckId(const DeferredCheck& check) {
+  std::string id = check.table + '\0' + check.constraint + '\0' +
+                   (check.referenced_side ? "r" : "c") +
+                   (check.restrict ? "x" : "");
+  for (const Value& v : check.key) id += '\0' + v.value_or("");
+  return id;
+}
+
 bool SessionImpl::ProbeRows(
     const std::string& sql, const std::vector<SValue>& keys,
     const std::function<bool(int64_t, const std::string&)>& on_row,
@@ -66,10 +74,7 @@ bool SessionImpl::ForeignKeyDeferred(const catalog::Table& table,
 }
 
 void SessionImpl::QueueDeferredCheck(DeferredCheck check) {
-  std::string id = check.table + '\0' + check.constraint + '\0' +
-                   (check.referenced_side ? "r" : "c");
-  for (const Value& v : check.key) id += '\0' + v.value_or("");
-  if (!deferred_keys_.insert(id).second) return;
+  if (!deferred_keys_.insert(DeferredCheckId(check)).second) return;
   deferred_checks_.push_back(std::move(check));
 }
 
@@ -90,90 +95,109 @@ std::string KeyValuesText(const std::vector<std::string>& cols,
   return "(" + names + ")=(" + vals + ")";
 }
 
+void SessionImpl::QueueStatementCheck(DeferredCheck check) {
+  if (!statement_keys_.insert(DeferredCheckId(check)).second) return;
+  statement_checks_.push_back(std::move(check));
+}
+
+bool SessionImpl::CheckStatementConstraints(PgError* error) {
+  std::vector<DeferredCheck> checks;
+  checks.swap(statement_checks_);
+  statement_keys_.clear();
+  if (checks.empty()) return true;
+  if (!LoadCatalog(error)) return false;
+  for (const DeferredCheck& check : checks)
+    if (!VerifyQueuedCheck(check, error)) return false;
+  return true;
+}
+
+bool SessionImpl::VerifyQueuedCheck(const DeferredCheck& check,
+                                    PgError* error) {
+  const types::TypeContext& context = settings_.type_context();
+  size_t dot = check.table.find('.');
+  // A table or constraint dropped since has nothing left to check.
+  const catalog::Table* child = catalog_->FindTable(
+      check.table.substr(0, dot), check.table.substr(dot + 1));
+  if (!child) return true;
+  const catalog::Constraint* c = nullptr;
+  for (const auto& k : child->constraints)
+    if (k.kind == 'f' && k.name == check.constraint) c = &k;
+  if (!c) return true;
+  size_t pdot = c->ref_table.find('.');
+  const catalog::Table* parent = catalog_->FindTable(
+      c->ref_table.substr(0, pdot), c->ref_table.substr(pdot + 1));
+  if (!parent) return true;
+  // The key in each side's column types.
+  std::vector<SValue> child_keys, parent_keys;
+  for (size_t i = 0; i < check.key.size(); i++) {
+    const catalog::Column* cc = child->FindColumn(c->columns[i]);
+    const catalog::Column* pc = parent->FindColumn(c->ref_columns[i]);
+    if (!cc || !pc) {
+      *error = Err("XX000", "foreign key \"" + c->name + "\" lost a column");
+      return false;
+    }
+    Value as_child = check.key[i], as_parent = check.key[i];
+    bool ok = check.referenced_side
+                  ? AssignValue(pc->type, *cc, context, &as_child, error)
+                  : AssignValue(cc->type, *pc, context, &as_parent, error);
+    SValue sc, sp;
+    if (!ok || !ToSValue(cc->type, as_child, context, &sc, error) ||
+        !ToSValue(pc->type, as_parent, context, &sp, error))
+      return false;
+    child_keys.push_back(sc);
+    parent_keys.push_back(sp);
+  }
+  std::string sql;
+  bool referenced = false, present = false;
+  auto found = [](bool* flag) {
+    return [flag](int64_t, const std::string&) {
+      *flag = true;
+      return true;
+    };
+  };
+  if (!KeyQuery(*child, c->columns, &sql, error) ||
+      !ProbeRows(sql + " LIMIT 1", child_keys, found(&referenced), error))
+    return false;
+  if (!referenced) return true;
+  if (!check.restrict) {
+    if (!KeyQuery(*parent, c->ref_columns, &sql, error) ||
+        !ProbeRows(sql + " LIMIT 1", parent_keys, found(&present), error))
+      return false;
+    if (present) return true;
+  }
+  if (check.referenced_side) {
+    *error = Err("23503", "update or delete on table \"" + parent->name +
+                              "\" violates foreign key constraint \"" +
+                              c->name + "\" on table \"" + child->name + "\"");
+    error->detail = "Key " + KeyValuesText(c->ref_columns, check.key) +
+                    " is still referenced from table \"" + child->name + "\".";
+  } else {
+    *error = Err("23503", "insert or update on table \"" + child->name +
+                              "\" violates foreign key constraint \"" +
+                              c->name + "\"");
+    error->detail = "Key " + KeyValuesText(c->columns, check.key) +
+                    " is not present in table \"" + parent->name + "\".";
+  }
+  return false;
+}
+
 bool SessionImpl::CheckDeferredConstraints(
     PgError* error, const std::vector<std::string>* only) {
   if (deferred_checks_.empty()) return true;
   if (!LoadCatalog(error)) return false;
-  const types::TypeContext& context = settings_.type_context();
   std::vector<DeferredCheck> later;
   std::vector<DeferredCheck> checks;
   checks.swap(deferred_checks_);
   deferred_keys_.clear();
   bool ok = true;
   for (DeferredCheck& check : checks) {
-    size_t dot = check.table.find('.');
-    std::string schema = check.table.substr(0, dot);
+    std::string schema = check.table.substr(0, check.table.find('.'));
     if (only && std::find(only->begin(), only->end(),
                           schema + "." + check.constraint) == only->end()) {
       later.push_back(std::move(check));
       continue;
     }
-    if (!ok) continue;
-    // A table or constraint dropped since has nothing left to check.
-    const catalog::Table* child =
-        catalog_->FindTable(schema, check.table.substr(dot + 1));
-    if (!child) continue;
-    const catalog::Constraint* c = nullptr;
-    for (const auto& k : child->constraints)
-      if (k.kind == 'f' && k.name == check.constraint) c = &k;
-    if (!c) continue;
-    size_t pdot = c->ref_table.find('.');
-    const catalog::Table* parent = catalog_->FindTable(
-        c->ref_table.substr(0, pdot), c->ref_table.substr(pdot + 1));
-    if (!parent) continue;
-    // The key in each side's column types.
-    std::vector<SValue> child_keys, parent_keys;
-    for (size_t i = 0; i < check.key.size() && ok; i++) {
-      const catalog::Column* cc = child->FindColumn(c->columns[i]);
-      const catalog::Column* pc = parent->FindColumn(c->ref_columns[i]);
-      if (!cc || !pc) {
-        ok = false;
-        *error = Err("XX000", "foreign key \"" + c->name + "\" lost a column");
-        break;
-      }
-      Value as_child = check.key[i], as_parent = check.key[i];
-      if (check.referenced_side) {
-        ok = AssignValue(pc->type, *cc, context, &as_child, error);
-      } else {
-        ok = AssignValue(cc->type, *pc, context, &as_parent, error);
-      }
-      SValue sc, sp;
-      ok = ok && ToSValue(cc->type, as_child, context, &sc, error) &&
-           ToSValue(pc->type, as_parent, context, &sp, error);
-      child_keys.push_back(sc);
-      parent_keys.push_back(sp);
-    }
-    if (!ok) continue;
-    std::string sql;
-    bool referenced = false, present = false;
-    auto found = [](bool* flag) {
-      return [flag](int64_t, const std::string&) {
-        *flag = true;
-        return true;
-      };
-    };
-    ok = KeyQuery(*child, c->columns, &sql, error) &&
-         ProbeRows(sql + " LIMIT 1", child_keys, found(&referenced), error);
-    if (!ok || !referenced) continue;
-    ok = KeyQuery(*parent, c->ref_columns, &sql, error) &&
-         ProbeRows(sql + " LIMIT 1", parent_keys, found(&present), error);
-    if (!ok || present) continue;
-    ok = false;
-    if (check.referenced_side) {
-      *error =
-          Err("23503", "update or delete on table \"" + parent->name +
-                           "\" violates foreign key constraint \"" + c->name +
-                           "\" on table \"" + child->name + "\"");
-      error->detail = "Key " + KeyValuesText(c->ref_columns, check.key) +
-                      " is still referenced from table \"" + child->name +
-                      "\".";
-    } else {
-      *error = Err("23503", "insert or update on table \"" + child->name +
-                                "\" violates foreign key constraint \"" +
-                                c->name + "\"");
-      error->detail = "Key " + KeyValuesText(c->columns, check.key) +
-                      " is not present in table \"" + parent->name + "\".";
-    }
+    if (ok) ok = VerifyQueuedCheck(check, error);
   }
   if (ok) {
     for (DeferredCheck& check : later) QueueDeferredCheck(std::move(check));

@@ -190,11 +190,6 @@ class DmlRunner {
     return s_->KeyQuery(t, cols, sql, error);
   }
 
-  static std::string KeyText(const std::vector<std::string>& cols,
-                             const std::vector<Value>& values) {
-    return KeyValuesText(cols, values);
-  }
-
   const catalog::Table* find_table(const std::string& qualified) {
     size_t dot = qualified.find('.');
     return dml.catalog->FindTable(qualified.substr(0, dot),
@@ -243,14 +238,10 @@ class DmlRunner {
             return true;
           }))
         return false;
-      if (!found) {
-        *error = Err("23503", "insert or update on table \"" + table.name +
-                                  "\" violates foreign key constraint \"" +
-                                  c.name + "\"");
-        error->detail = "Key " + KeyText(c.columns, key) +
-                        " is not present in table \"" + parent->name + "\".";
-        return false;
-      }
+      // Not there yet: a later row of the statement may bring it.
+      if (!found)
+        s_->QueueStatementCheck(
+            {table.schema + "." + table.name, c.name, false, key});
     }
     return true;
   }
@@ -302,18 +293,22 @@ class DmlRunner {
             return false;
           keys.push_back(sv);
         }
+        if (action == 'a' || action == 'r') {
+          // Still referenced: the statement may yet delete the referencing
+          // rows (or, for NO ACTION, bring the key back).
+          bool referenced = false;
+          if (!probe(sql + " LIMIT 1", keys, [&](int64_t, const std::string&) {
+                referenced = true;
+                return true;
+              }))
+            return false;
+          if (referenced)
+            s_->QueueStatementCheck({child.schema + "." + child.name, c.name,
+                                     true, key, action == 'r'});
+          continue;
+        }
         std::shared_ptr<DmlPlan> child_plan;
         bool ok = probe(sql, keys, [&](int64_t rid, const std::string& doc) {
-          if (action == 'a' || action == 'r') {
-            *error =
-                Err("23503", "update or delete on table \"" + table.name +
-                                 "\" violates foreign key constraint \"" +
-                                 c.name + "\" on table \"" + child.name + "\"");
-            error->detail = "Key " + KeyText(c.ref_columns, key) +
-                            " is still referenced from table \"" + child.name +
-                            "\".";
-            return false;
-          }
           if (!child_plan && !s_->PrepareCopyInsert(&child, &child_plan, error))
             return false;
           child_plan->catalog = dml.catalog;

@@ -1292,6 +1292,31 @@ bool SessionImpl::ComputeSelectRows(PortalImpl* portal, PgError* error) {
 
 ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
                                ResultSink* sink, bool simple) {
+  if (run_depth_ == 0) {
+    // Left behind by a statement that failed.
+    statement_checks_.clear();
+    statement_keys_.clear();
+  }
+  run_depth_++;
+  ExecuteResult r = RunPortal(portal, max_rows, sink, simple);
+  run_depth_--;
+  // Statements that send no rows (COPY FROM, utilities) check here what
+  // their row changes queued; DML and SELECT check before their rows go out.
+  if (run_depth_ == 0 && !statement_checks_.empty()) {
+    PgError error;
+    if (r.ok && !CheckStatementConstraints(&error)) {
+      r = Fail(error);
+      portal->done = true;
+      portal->final_result = r;
+    }
+    statement_checks_.clear();
+    statement_keys_.clear();
+  }
+  return r;
+}
+
+ExecuteResult SessionImpl::RunPortal(PortalImpl* portal, int64_t max_rows,
+                                     ResultSink* sink, bool simple) {
   // Functions evaluated inside report their notices to this statement.
   struct SinkScope {
     ResultSink** slot;
@@ -1347,7 +1372,7 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
     if (!portal->started) {
       PgError error;
       portal->started = true;
-      if (!RunDml(portal, &error)) {
+      if (!RunDml(portal, &error) || !CheckStatementConstraints(&error)) {
         portal->done = true;
         portal->final_result = Fail(error);
         return portal->final_result;
@@ -1378,6 +1403,7 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
   if (!portal->started) {
     PgError error;
     if (!ComputeSelectRows(portal, &error)) return Fail(error);
+    if (plan.with_dml && !CheckStatementConstraints(&error)) return Fail(error);
     portal->started = true;
   }
   if (simple) sink->RowDescription(plan.columns, portal->formats);

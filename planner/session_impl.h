@@ -256,6 +256,8 @@ class SessionImpl : public Session,
   bool AnalyzeValues(Plan* plan, PgError* error);
   ExecuteResult Run(PortalImpl* portal, int64_t max_rows, ResultSink* sink,
                     bool simple);
+  ExecuteResult RunPortal(PortalImpl* portal, int64_t max_rows,
+                          ResultSink* sink, bool simple);
   ExecuteResult RunUtility(const Plan& plan, ResultSink* sink);
   ExecuteResult RunTransaction(const PgQuery__TransactionStmt* stmt,
                                ResultSink* sink);
@@ -529,10 +531,27 @@ class SessionImpl : public Session,
     // or UPDATE of a key), false the referencing one (INSERT or UPDATE).
     bool referenced_side = false;
     std::vector<Value> key;  // in that side's column types
+    // ON DELETE / ON UPDATE RESTRICT: a referencing row fails even when the
+    // referenced key is back (NO ACTION accepts that).
+    bool restrict = false;
   };
   bool ForeignKeyDeferred(const catalog::Table& table,
                           const catalog::Constraint& c) const;
   void QueueDeferredCheck(DeferredCheck check);
+  // Immediate foreign key checks run at the end of the statement, as
+  // PostgreSQL's after-row triggers do (a multi-row INSERT may reference its
+  // own later rows; a DELETE may remove a whole tree of a self-referencing
+  // table). A row is checked when it changes and only a failing check is
+  // queued, to be checked again when the statement ends.
+  void QueueStatementCheck(DeferredCheck check);
+  static std::string DeferredCheckId(const DeferredCheck& check);
+  bool CheckStatementConstraints(PgError* error);
+  // One queued check against the data as it stands; false with the
+  // violation (or an error) in `error`.
+  bool VerifyQueuedCheck(const DeferredCheck& check, PgError* error);
+  std::vector<DeferredCheck> statement_checks_;
+  std::set<std::string> statement_keys_;
+  int run_depth_ = 0;  // nested Run calls (EXECUTE runs its statement)
   // Runs the queued checks (of the constraints `only` names, schema-qualified,
   // or all) and drops them; the first violation is the error.
   bool CheckDeferredConstraints(PgError* error,
