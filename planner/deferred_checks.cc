@@ -83,6 +83,7 @@ void SessionImpl::ClearDeferredConstraints() {
   deferred_keys_.clear();
   constraints_all_ = 0;
   constraints_deferred_.clear();
+  savepoint_constraint_modes_.clear();
 }
 
 std::string KeyValuesText(const std::vector<std::string>& cols,

@@ -565,6 +565,12 @@ class SessionImpl : public Session,
   // immediate), then named constraints ("schema.name") that override it.
   int constraints_all_ = 0;
   std::map<std::string, bool> constraints_deferred_;
+  // The SET CONSTRAINTS state at each savepoint, restored by ROLLBACK TO.
+  struct ConstraintModes {
+    int all = 0;
+    std::map<std::string, bool> deferred;
+  };
+  std::vector<ConstraintModes> savepoint_constraint_modes_;
   // Rows of `t` whose `cols` equal `keys` (SELECT rid, doc ...), as the
   // foreign key checks probe them.
   bool KeyQuery(const catalog::Table& t, const std::vector<std::string>& cols,

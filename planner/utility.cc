@@ -708,6 +708,9 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
       if (s.ok()) s = storage_->Savepoint(name);
       if (!s.ok()) return Fail(StorageError(s));
       savepoints_.push_back(name);
+      savepoint_constraint_modes_.resize(savepoints_.size() - 1);
+      savepoint_constraint_modes_.push_back(
+          {constraints_all_, constraints_deferred_});
       settings_.OnSavepoint(name);
       NotifySavepoint(name, 'S');
       return Tag("SAVEPOINT");
@@ -733,6 +736,8 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
         docstore::Status s = storage_->ReleaseSavepoint(name);
         if (!s.ok()) return Fail(StorageError(s));
         savepoints_.resize(index);
+        if (savepoint_constraint_modes_.size() > index)
+          savepoint_constraint_modes_.resize(index);
         settings_.OnReleaseSavepoint(name);
         NotifySavepoint(name, 'X');
         return Tag("RELEASE");
@@ -740,6 +745,12 @@ ExecuteResult SessionImpl::RunTransaction(const PgQuery__TransactionStmt* t,
       docstore::Status s = storage_->RollbackToSavepoint(name);
       if (!s.ok()) return Fail(StorageError(s));
       savepoints_.resize(index + 1);
+      // SET CONSTRAINTS since the savepoint is undone, as in PostgreSQL.
+      if (savepoint_constraint_modes_.size() > index) {
+        constraints_all_ = savepoint_constraint_modes_[index].all;
+        constraints_deferred_ = savepoint_constraint_modes_[index].deferred;
+        savepoint_constraint_modes_.resize(index + 1);
+      }
       settings_.OnRollbackToSavepoint(name);
       NotifySavepoint(name, 'R');
       failed_ = false;
