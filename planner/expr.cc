@@ -7,6 +7,7 @@
 #include "planner/decimal.h"
 #include "planner/domains.h"
 #include "planner/expr_internal.h"
+#include "planner/stack_depth.h"
 #include "planner/types_array.h"
 #include "planner/user_types.h"
 #include "sql/sql.h"
@@ -272,6 +273,10 @@ std::string Analyzer::ColumnName(const PgQuery__Node* node) {
 
 bool Analyzer::Analyze(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
                        PgError* error) {
+  if (StackDepthExceeded()) {
+    *error = StackDepthError();
+    return false;
+  }
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_A_CONST:
       return AnalyzeConst(node->a_const, out, error);

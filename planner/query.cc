@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "planner/expr_internal.h"
+#include "planner/stack_depth.h"
 #include "planner/types_array.h"
 #include "planner/types_ids.h"
 #include "planner/user_types.h"
@@ -1471,10 +1472,11 @@ std::string QueryCompiler::Emit(const Expr& e) {
                ") THEN 0 WHEN EXISTS (SELECT 1" + from + cmp +
                " IS NULL) THEN NULL ELSE 1 END)";
       }
-      // A scalar subquery returning more than one row is an error.
-      // (A subquery with its own LIMIT cannot take a second one.)
-      return "kova_scalar((SELECT count(*) FROM (SELECT 1 FROM (" +
-             e.subquery_sql + ") LIMIT 2)), (" + e.subquery_sql + "))";
+      // A scalar subquery returning more than one row is an error:
+      // kova_single fails at its second row. The subquery's SQL appears
+      // once, so that nested subqueries grow the SQL linearly.
+      return "(SELECT kova_single(kova_s.c0) FROM (" + e.subquery_sql +
+             ") AS kova_s)";
     }
     case Expr::Kind::kFunction:
       // GROUPING() is read from the grouping sets' union (EmitGrouped);
@@ -1782,6 +1784,10 @@ bool QueryCompiler::AddWithClause(const PgQuery__WithClause* w,
 
 bool QueryCompiler::CompileSelect(const PgQuery__SelectStmt* s, Compiled* out,
                                   PgError* error) {
+  if (StackDepthExceeded()) {
+    *error = StackDepthError();
+    return false;
+  }
   out_ = out;
   if (s->with_clause && !AddWithClause(s->with_clause, error)) return false;
   if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE)

@@ -274,7 +274,7 @@ bool SessionImpl::ParseCached(std::string_view text,
   std::unique_ptr<sql::ParseTree> parsed;
   sql::SyntaxError syntax;
   if (!sql::ParseTree::Parse(text, &parsed, &syntax)) {
-    *error = Err("42601", syntax.message);
+    *error = Err(syntax.sqlstate.c_str(), syntax.message);
     error->position = syntax.position;
     return false;
   }

@@ -134,14 +134,37 @@ void Limit(sqlite3_context* ctx, int, sqlite3_value** argv) {
   sqlite3_result_int64(ctx, v);
 }
 
-// kova_scalar(row_count, value): a scalar subquery's value, or 21000.
-void Scalar(sqlite3_context* ctx, int, sqlite3_value** argv) {
-  if (sqlite3_value_int64(argv[0]) > 1) {
+// kova_single(value), an aggregate: the value of a scalar subquery's one
+// row (NULL for none), or 21000 at a second row.
+struct SingleState {
+  sqlite3_value* value;
+  bool seen;
+};
+
+void SingleStep(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  auto* state = static_cast<SingleState*>(
+      sqlite3_aggregate_context(ctx, sizeof(SingleState)));
+  if (!state) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  if (state->seen) {
     Fail(ctx, "21000",
          "more than one row returned by a subquery used as an expression");
     return;
   }
-  sqlite3_result_value(ctx, argv[1]);
+  state->seen = true;
+  state->value = sqlite3_value_dup(argv[0]);
+}
+
+void SingleFinal(sqlite3_context* ctx) {
+  auto* state = static_cast<SingleState*>(sqlite3_aggregate_context(ctx, 0));
+  if (!state || !state->value) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  sqlite3_result_value(ctx, state->value);
+  sqlite3_value_free(state->value);
 }
 
 void Eval(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
@@ -546,7 +569,6 @@ bool SqlRuntime::Attach(sqlite3* db, PgError* error) {
       {"kova_isub", 3, ISub, flags},        {"kova_imul", 3, IMul, flags},
       {"kova_idiv", 3, IDiv, flags},        {"kova_imod", 3, IMod, flags},
       {"kova_ineg", 2, INeg, flags},        {"kova_limit", 2, Limit, flags},
-      {"kova_scalar", 2, Scalar, flags},
   };
   int rc = SQLITE_OK;
   for (const Fn& f : fns) {
@@ -562,6 +584,9 @@ bool SqlRuntime::Attach(sqlite3* db, PgError* error) {
     rc = sqlite3_create_window_function(db, "kova_avg", 1, SQLITE_UTF8, this,
                                         SumStep, AvgFinal, AvgValue, SumInverse,
                                         nullptr);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function(db, "kova_single", 1, SQLITE_UTF8, this,
+                                 nullptr, SingleStep, SingleFinal);
   if (rc == SQLITE_OK)
     rc = sqlite3_create_function(db, "kova_ordered_string_agg", -1, SQLITE_UTF8,
                                  this, nullptr, OrderedStep, OrderedFinal);
@@ -644,8 +669,20 @@ bool SqlRuntime::Run(Compiled* c, const std::vector<Value>& params,
         sqlite3_prepare_v2(db_, c->sql.c_str(), static_cast<int>(c->sql.size()),
                            &c->stmt, nullptr);
     if (rc != SQLITE_OK) {
-      *error = Err("XX000", std::string("internal query error: ") +
-                                sqlite3_errmsg(db_) + " in: " + c->sql);
+      const char* message = sqlite3_errmsg(db_);
+      // SQLite's own limits on the SQL a statement becomes (its parser's
+      // stack, expression depth, compound SELECT terms): a program limit.
+      if (std::strstr(message, "parser stack overflow") ||
+          std::strstr(message, "Expression tree is too large") ||
+          std::strstr(message, "too many terms in compound SELECT")) {
+        *error = Err("54001", "statement is too complex");
+        error->detail =
+            std::string("The storage engine refused it: ") + message + ".";
+        error->hint = "Nest fewer subqueries or expressions.";
+      } else {
+        *error = Err("XX000", std::string("internal query error: ") + message +
+                                  " in: " + c->sql);
+      }
       c->stmt = nullptr;
       return false;
     }

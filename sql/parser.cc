@@ -1,4 +1,7 @@
 #include <pg_query.h>
+#include <pthread.h>
+
+#include <algorithm>
 
 #include "sql/sql.h"
 
@@ -36,26 +39,129 @@ bool SplitStatements(std::string_view script, std::vector<std::string>* out,
   return ok;
 }
 
+namespace {
+
+// Text up to this size is parsed on the caller's stack: a nesting level
+// takes at least two characters ("1+1+...", "- - 1"), so its tree is at
+// most about kInlineParseBytes messages deep, which libpg_query and the
+// protobuf decoder (some 2 KB of stack a level) handle on a connection
+// thread's stack. Longer text is parsed on a thread whose stack grows with
+// it, and its depth is checked there.
+constexpr size_t kInlineParseBytes = 4096;
+constexpr size_t kParseStackBase = 64 << 20;
+constexpr size_t kParseStackPerByte = 2048;
+constexpr size_t kParseStackMax = size_t{1} << 30;
+
+// How deep messages nest below `root` (itself 1), without recursion; stops
+// counting past `limit`.
+size_t MessageDepth(const ProtobufCMessage* root, size_t limit) {
+  struct Item {
+    const ProtobufCMessage* message;
+    size_t depth;
+  };
+  std::vector<Item> pending{{root, 1}};
+  size_t deepest = 0;
+  while (!pending.empty()) {
+    Item item = pending.back();
+    pending.pop_back();
+    deepest = std::max(deepest, item.depth);
+    if (deepest > limit) break;
+    const ProtobufCMessageDescriptor* d = item.message->descriptor;
+    const char* base = reinterpret_cast<const char*>(item.message);
+    for (unsigned i = 0; i < d->n_fields; i++) {
+      const ProtobufCFieldDescriptor& f = d->fields[i];
+      if (f.type != PROTOBUF_C_TYPE_MESSAGE) continue;
+      if (f.label == PROTOBUF_C_LABEL_REPEATED) {
+        size_t n = *reinterpret_cast<const size_t*>(base + f.quantifier_offset);
+        auto* items =
+            *reinterpret_cast<ProtobufCMessage* const* const*>(base + f.offset);
+        for (size_t j = 0; j < n; j++)
+          if (items[j]) pending.push_back({items[j], item.depth + 1});
+        continue;
+      }
+      // A member of a oneof (Node's): only the one set is there.
+      if ((f.flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+          *reinterpret_cast<const uint32_t*>(base + f.quantifier_offset) !=
+              f.id)
+        continue;
+      auto* sub = *reinterpret_cast<ProtobufCMessage* const*>(base + f.offset);
+      if (sub) pending.push_back({sub, item.depth + 1});
+    }
+  }
+  return deepest;
+}
+
+struct ParseJob {
+  const char* text;
+  PgQuery__ParseResult* result = nullptr;
+  SyntaxError error;
+  bool check_depth = false;
+};
+
+void RunParse(ParseJob* job) {
+  PgQueryProtobufParseResult parsed = pg_query_parse_protobuf(job->text);
+  if (parsed.error) {
+    job->error.message = parsed.error->message;
+    job->error.position = parsed.error->cursorpos;
+    pg_query_free_protobuf_parse_result(parsed);
+    return;
+  }
+  job->result = pg_query__parse_result__unpack(
+      nullptr, parsed.parse_tree.len,
+      reinterpret_cast<const uint8_t*>(parsed.parse_tree.data));
+  pg_query_free_protobuf_parse_result(parsed);
+  if (!job->result) {
+    job->error.message = "could not decode the parse tree";
+    return;
+  }
+  if (job->check_depth &&
+      MessageDepth(&job->result->base, ParseTree::kMaxNesting) >
+          ParseTree::kMaxNesting) {
+    // Freed here, on the stack that can hold its recursion.
+    pg_query__parse_result__free_unpacked(job->result, nullptr);
+    job->result = nullptr;
+    job->error.sqlstate = "54001";
+    job->error.message = "stack depth limit exceeded";
+  }
+}
+
+void* RunParseThread(void* arg) {
+  RunParse(static_cast<ParseJob*>(arg));
+  return nullptr;
+}
+
+}  // namespace
+
 bool ParseTree::Parse(std::string_view sql, std::unique_ptr<ParseTree>* tree,
                       SyntaxError* error) {
   std::unique_ptr<ParseTree> t(new ParseTree());
   t->text_.assign(sql);
-  PgQueryProtobufParseResult result = pg_query_parse_protobuf(t->text_.c_str());
-  if (result.error) {
-    error->message = result.error->message;
-    error->position = result.error->cursorpos;
-    pg_query_free_protobuf_parse_result(result);
+  ParseJob job;
+  job.text = t->text_.c_str();
+  if (sql.size() <= kInlineParseBytes) {
+    RunParse(&job);
+  } else {
+    job.check_depth = true;
+    size_t stack = std::min(kParseStackMax,
+                            kParseStackBase + kParseStackPerByte * sql.size());
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, stack);
+    pthread_t thread;
+    int rc = pthread_create(&thread, &attr, RunParseThread, &job);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+      error->sqlstate = "53200";
+      error->message = "out of memory";
+      return false;
+    }
+    pthread_join(thread, nullptr);
+  }
+  if (!job.result) {
+    *error = job.error;
     return false;
   }
-  t->result_ = pg_query__parse_result__unpack(
-      nullptr, result.parse_tree.len,
-      reinterpret_cast<const uint8_t*>(result.parse_tree.data));
-  pg_query_free_protobuf_parse_result(result);
-  if (!t->result_) {
-    error->message = "could not decode the parse tree";
-    error->position = 0;
-    return false;
-  }
+  t->result_ = job.result;
   *tree = std::move(t);
   return true;
 }

@@ -15,6 +15,8 @@ namespace kova::sql {
 struct SyntaxError {
   std::string message;
   int position = 0;
+  // 42601, or 54001 when the statement nests too deeply to be handled.
+  std::string sqlstate = "42601";
 };
 
 // Parses SQL text into libpg_query's JSON parse tree.
@@ -31,7 +33,11 @@ bool SplitStatements(std::string_view script, std::vector<std::string>* out,
 // RawStmt per statement with its location and length in the text).
 class ParseTree {
  public:
-  // Parses `sql`; false and *error on a syntax error.
+  // Parses `sql`; false and *error on a syntax error, or (54001) when its
+  // expressions nest deeper than kMaxNesting messages: the parser, the
+  // protobuf decoder and everything that walks the tree recurse once or
+  // twice per level.
+  static constexpr size_t kMaxNesting = 6000;
   static bool Parse(std::string_view sql, std::unique_ptr<ParseTree>* tree,
                     SyntaxError* error);
   ~ParseTree();

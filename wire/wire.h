@@ -26,7 +26,7 @@ struct ServerOptions {
   // trust, reject, password, md5 or scram-sha-256.
   std::string default_auth = "trust";
   // Stack of each connection thread (virtual; only touched pages count).
-  size_t thread_stack_size = 1 << 20;
+  size_t thread_stack_size = 8 << 20;
   // A client must finish startup and authentication within this time.
   int authentication_timeout_s = 60;
 };
