@@ -45,6 +45,54 @@ int AggregateLocation(const PgQuery__Node* n) {
   }
 }
 
+// The location of a FROM reference to `name` (unqualified) in a FROM item
+// and the joins below it, or -1.
+int ReferenceLocation(const PgQuery__Node* n, const std::string& name) {
+  if (!n) return -1;
+  if (n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR) {
+    const PgQuery__RangeVar* rv = n->range_var;
+    bool qualified = rv->schemaname && *rv->schemaname;
+    return !qualified && name == rv->relname ? rv->location : -1;
+  }
+  if (n->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR) {
+    int at = ReferenceLocation(n->join_expr->larg, name);
+    return at >= 0 ? at : ReferenceLocation(n->join_expr->rarg, name);
+  }
+  return -1;
+}
+
+// PostgreSQL's rule for the recursive term's joins: the working table may
+// not be on the nullable side of an outer join (checkWellFormedRecursion).
+bool CheckOuterJoins(const PgQuery__Node* n, const std::string& name,
+                     PgError* error) {
+  if (!n || n->node_case != PG_QUERY__NODE__NODE_JOIN_EXPR) return true;
+  const PgQuery__JoinExpr* j = n->join_expr;
+  int at = -1;
+  switch (j->jointype) {
+    case PG_QUERY__JOIN_TYPE__JOIN_LEFT:
+      at = ReferenceLocation(j->rarg, name);
+      break;
+    case PG_QUERY__JOIN_TYPE__JOIN_RIGHT:
+      at = ReferenceLocation(j->larg, name);
+      break;
+    case PG_QUERY__JOIN_TYPE__JOIN_FULL:
+      at = ReferenceLocation(j->larg, name);
+      if (at < 0) at = ReferenceLocation(j->rarg, name);
+      break;
+    default:
+      break;
+  }
+  if (at >= 0) {
+    *error = Err("42P19",
+                 "recursive reference to query \"" + name +
+                     "\" must not appear within an outer join",
+                 at);
+    return false;
+  }
+  return CheckOuterJoins(j->larg, name, error) &&
+         CheckOuterJoins(j->rarg, name, error);
+}
+
 }  // namespace
 
 bool QueryCompiler::AddRecursiveCteRef(const PgQuery__RangeVar* rv,
@@ -190,6 +238,14 @@ bool QueryCompiler::AddRecursiveCteRef(const PgQuery__RangeVar* rv,
     r.columns.push_back({col_name, c.type_oid, c.type_modifier, "", 0});
   }
   // The recursive term, reading the working table.
+  for (size_t i = 0; i < q->rarg->n_from_clause; i++)
+    if (!CheckOuterJoins(q->rarg->from_clause[i], name, error)) return false;
+  if (q->n_locking_clause > 0 || q->rarg->n_locking_clause > 0) {
+    *error =
+        Err("0A000", "FOR UPDATE/SHARE in a recursive query is not implemented",
+            -1);
+    return false;
+  }
   r.state = RecursiveCte::State::kRecursiveTerm;
   Compiled right;
   QueryCompiler right_scope(context_, this, out_);

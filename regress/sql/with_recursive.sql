@@ -76,3 +76,14 @@ WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT 'x' || n FROM r) SELECT * FROM
 WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r ORDER BY 1) SELECT * FROM r;
 WITH RECURSIVE a(n) AS (SELECT 1 UNION ALL SELECT n FROM b), b(n) AS (SELECT 1 UNION ALL SELECT n FROM a) SELECT * FROM a;
 DROP TABLE wr_tree, wr_edge, wr_out;
+-- the working table on the nullable side of an outer join, FOR UPDATE
+create table wr_y (a int);
+insert into wr_y select generate_series(1, 10);
+with recursive x(n) as (select a from wr_y where a = 1 union all select x.n + 1 from x right join wr_y on x.n = wr_y.a where n < 10) select * from x;
+with recursive x(n) as (select a from wr_y where a = 1 union all select x.n + 1 from wr_y left join x on x.n = wr_y.a where n < 10) select * from x;
+with recursive x(n) as (select a from wr_y where a = 1 union all select x.n + 1 from x full join wr_y on x.n = wr_y.a where n < 10) select * from x;
+with recursive x(n) as (select a from wr_y where a = 1 union all select x.n + 1 from x left join wr_y on x.n = wr_y.a where n < 3) select * from x;
+with recursive x(n) as (select a from wr_y where a = 1 union all select x.n + 1 from wr_y right join x on x.n = wr_y.a where n < 3) select * from x;
+with recursive x(n) as (select a from wr_y where a = 1 union all select x.n + 1 from (wr_y join wr_y w2 using (a)) left join x on x.n = wr_y.a where n < 3) select * from x;
+with recursive x(n) as (select 1 union all select n + 1 from x where n < 3 for update) select * from x;
+drop table wr_y;
