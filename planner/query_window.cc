@@ -520,9 +520,23 @@ std::string QueryCompiler::EmitWindow(const Expr& e) {
       return call.substr(0, coll) + over + call.substr(coll);
     return call + over;
   }
+  // ntile(n) and nth_value(x, n) are NULL where n is (SQLite's refuse a
+  // NULL n): SQLite gets 1 there and the CASE gives NULL.
+  int nullable_arg = e.name == "ntile" ? 0 : e.name == "nth_value" ? 1 : -1;
+  std::string null_arg;
   std::string sql = e.name + "(";
-  for (int i = 0; i < e.param; i++) sql += (i ? ", " : "") + Emit(*e.args[i]);
+  for (int i = 0; i < e.param; i++) {
+    std::string arg = Emit(*e.args[i]);
+    if (i == nullable_arg) {
+      null_arg = arg;
+      arg = "coalesce(" + arg + ", 1)";
+    }
+    sql += (i ? ", " : "") + arg;
+  }
   sql += ")" + over;
+  if (!null_arg.empty())
+    sql =
+        "(CASE WHEN (" + null_arg + ") IS NULL THEN NULL ELSE " + sql + " END)";
   const char* coll = CollationOf(e.type);
   if (*coll) sql = "(" + sql + " COLLATE " + coll + ")";
   return sql;

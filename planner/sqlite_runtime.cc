@@ -726,6 +726,12 @@ bool SqlRuntime::Run(Compiled* c, const std::vector<Value>& params,
           Err("40001", "could not serialize access due to concurrent update");
     } else if (std::strstr(sqlite3_errmsg(db_), "integer overflow")) {
       *error = Err("22003", "bigint out of range");
+    } else if (std::strstr(sqlite3_errmsg(db_),
+                           "argument of ntile must be a positive integer")) {
+      *error = Err("22014", "argument of ntile must be greater than zero");
+    } else if (std::strstr(sqlite3_errmsg(db_),
+                           "argument to nth_value must be a positive")) {
+      *error = Err("22016", "argument of nth_value must be greater than zero");
     } else if (IndexKeyError(sqlite3_errmsg(db_), error)) {
       // An expression index key's error, raised inside the statement.
     } else {

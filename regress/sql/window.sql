@@ -121,3 +121,8 @@ SELECT id, sum(id) OVER (ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING), count(*) OVE
 SELECT id FROM win_emp LIMIT row_number() OVER ();
 SELECT count(*) FROM win_emp JOIN win_empty ON row_number() OVER () = 1;
 DROP TABLE win_emp, win_empty;
+-- ntile and nth_value with a NULL or non-positive count
+select x, ntile(null) over (order by x), nth_value(x, null) over (order by x) from generate_series(1, 3) x;
+select ntile(0) over (order by x) from generate_series(1, 3) x;
+select nth_value(x, 0) over (order by x) from generate_series(1, 3) x;
+select nth_value(x, -1) over (order by x) from generate_series(1, 3) x;
