@@ -143,10 +143,8 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
         if (IsInteger(e.type)) {
           int64_t v;
           ToInt64(*r, &v);
-          if (v == std::numeric_limits<int64_t>::min() ||
-              !CheckIntRange(-v, e.type, error))
-            return false;
-          *out = std::to_string(-v);
+          if (!NegateInt(v, e.type, &v, error)) return false;
+          *out = std::to_string(v);
         } else {
           *out = r->substr(1);
         }
@@ -158,10 +156,8 @@ bool EvalOperator(const Expr& e, const Value& l, const Value& r,
     if (IsInteger(e.type)) {
       int64_t v;
       ToInt64(*r, &v);
-      if (v == std::numeric_limits<int64_t>::min() ||
-          !CheckIntRange(-v, e.type, error))
-        return false;
-      *out = std::to_string(-v);
+      if (!NegateInt(v, e.type, &v, error)) return false;
+      *out = std::to_string(v);
       return true;
     }
     if (IsFloat(e.type))

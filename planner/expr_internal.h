@@ -177,6 +177,16 @@ inline bool CheckIntRange(int64_t v, uint32_t type, PgError* error) {
   return true;
 }
 
+// -v, or 22003 when it is out of the type's range (-INT64_MIN included).
+inline bool NegateInt(int64_t v, uint32_t type, int64_t* out, PgError* error) {
+  if (v == std::numeric_limits<int64_t>::min()) {
+    *error = Err("22003", std::string(IntRangeName(type)) + " out of range");
+    return false;
+  }
+  *out = -v;
+  return CheckIntRange(-v, type, error);
+}
+
 // The result type of arithmetic between two number types.
 inline uint32_t ArithmeticType(uint32_t a, uint32_t b) {
   if (a == oid::kFloat8 || b == oid::kFloat8) return oid::kFloat8;

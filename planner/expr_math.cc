@@ -298,10 +298,8 @@ bool EvalMathFunction(const Expr& e, const std::vector<Value>& args,
     ToInt64(a0, &a);
     if (args.size() > 1) ToInt64(*args[1], &b);
     if (n == "abs") {
-      if (a == std::numeric_limits<int64_t>::min() ||
-          !CheckIntRange(a < 0 ? -a : a, e.type, error))
-        return false;
-      *out = std::to_string(a < 0 ? -a : a);
+      if (a < 0 && !NegateInt(a, e.type, &a, error)) return false;
+      *out = std::to_string(a);
     } else if (n == "mod") {
       if (b == 0) {
         *error = Err("22012", "division by zero");

@@ -78,3 +78,11 @@ SELECT id, exp(n), ln(abs(n)), log(abs(f)), div(n, 1), gcd(i, 6), i & 1 = 1
 SELECT id FROM fm_t WHERE n * 2 > 0 OR abs(f) > 2 ORDER BY id;
 SELECT sum(n), sum(f), max(abs(i)) FROM fm_t;
 DROP TABLE fm_t;
+-- the most negative bigint has no positive counterpart
+select abs((-9223372036854775808)::int8);
+select -((-9223372036854775808)::int8);
+select @((-9223372036854775808)::int8);
+select abs(x) from (values ((-9223372036854775808)::int8)) v(x);
+select -x from (values ((-9223372036854775808)::int8)) v(x);
+select abs((-2147483648)::int4), abs((-32768)::int2);
+select abs((-9223372036854775807)::int8), -((-9223372036854775807)::int8), @((-5)::int8);
