@@ -89,13 +89,57 @@ bool ResolveTypeName(const PgQuery__TypeName* name, uint32_t* type,
   if (!mods.empty()) {
     switch (info->oid) {
       case oid::kVarchar:
-      case oid::kBpchar:
+      case oid::kBpchar: {
+        // anychar_typmodin's checks.
+        const char* kind = info->oid == oid::kVarchar ? "varchar" : "char";
+        if (mods.size() != 1) {
+          *error = Err("22023", "invalid type modifier", name->location);
+          return false;
+        }
+        if (mods[0] < 1) {
+          *error = Err(
+              "22023",
+              std::string("length for type ") + kind + " must be at least 1",
+              name->location);
+          return false;
+        }
+        if (mods[0] > 10485760) {
+          *error = Err("22023",
+                       std::string("length for type ") + kind +
+                           " cannot exceed 10485760",
+                       name->location);
+          return false;
+        }
         *typmod = static_cast<int32_t>(mods[0] + 4);
         break;
-      case oid::kNumeric:
-        *typmod = static_cast<int32_t>(
-            ((mods[0] << 16) | (mods.size() > 1 ? mods[1] : 0)) + 4);
+      }
+      case oid::kNumeric: {
+        // numerictypmodin's checks; the scale (which may be negative, or
+        // above the precision) takes the low 11 bits.
+        int64_t precision = mods[0], scale = mods.size() > 1 ? mods[1] : 0;
+        if (mods.size() > 2) {
+          *error =
+              Err("22023", "invalid NUMERIC type modifier", name->location);
+          return false;
+        }
+        if (precision < 1 || precision > 1000) {
+          *error = Err("22023",
+                       "NUMERIC precision " + std::to_string(precision) +
+                           " must be between 1 and 1000",
+                       name->location);
+          return false;
+        }
+        if (scale < -1000 || scale > 1000) {
+          *error = Err("22023",
+                       "NUMERIC scale " + std::to_string(scale) +
+                           " must be between -1000 and 1000",
+                       name->location);
+          return false;
+        }
+        *typmod =
+            static_cast<int32_t>(((precision << 16) | (scale & 0x7ff)) + 4);
         break;
+      }
       case oid::kTimestamp:
       case oid::kTimestamptz:
       case oid::kTime:
