@@ -23,14 +23,6 @@ using namespace alter_detail;  // NOLINT: the helpers of ALTER TABLE
 
 namespace {
 
-// Whether a foreign key can compare the two column types.
-bool ComparableTypes(uint32_t a, uint32_t b) {
-  if (a == b) return true;
-  if (IsNumber(a) && IsNumber(b)) return true;
-  if (IsText(a) && IsText(b)) return true;
-  return false;
-}
-
 int64_t TypeMax(uint32_t type) {
   return type == oid::kInt2   ? INT16_MAX
          : type == oid::kInt4 ? INT32_MAX
@@ -139,6 +131,13 @@ const char* SubcommandName(PgQuery__AlterTableType type) {
 // ---- helpers shared by the ddl_alter*.cc files ----------------------------
 
 namespace alter_detail {
+
+bool ComparableTypes(uint32_t a, uint32_t b) {
+  if (a == b) return true;
+  if (IsNumber(a) && IsNumber(b)) return true;
+  if (IsText(a) && IsText(b)) return true;
+  return false;
+}
 
 // The default PostgreSQL shows for a column fed by a sequence.
 std::string NextvalText(const catalog::Sequence& seq) {

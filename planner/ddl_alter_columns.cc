@@ -663,6 +663,38 @@ bool AlterRunner::AlterColumnType(const PgQuery__AlterTableCmd* cmd,
       return false;
     }
   }
+  // Foreign keys on the column, from either side, must still compare.
+  const std::string self = table_.schema + "." + table_.name;
+  for (const auto& [k, t] : cat().tables()) {
+    for (const auto& c : t.constraints) {
+      if (c.kind != 'f') continue;
+      bool here = t.schema == table_.schema && t.name == table_.name;
+      for (size_t i = 0; i < c.columns.size(); i++) {
+        bool referencing = here && c.columns[i] == cname;
+        bool referenced = c.ref_table == self && c.ref_columns[i] == cname;
+        if (!referencing && !referenced) continue;
+        size_t pdot = c.ref_table.find('.');
+        const catalog::Table* parent =
+            referenced ? &table_
+                       : cat().FindTable(c.ref_table.substr(0, pdot),
+                                         c.ref_table.substr(pdot + 1));
+        const catalog::Column* fk_col = t.FindColumn(c.columns[i]);
+        const catalog::Column* pk_col =
+            parent ? parent->FindColumn(c.ref_columns[i]) : nullptr;
+        if (!fk_col || !pk_col) continue;
+        uint32_t a = referencing ? new_col.type : fk_col->type;
+        uint32_t b = referenced ? new_col.type : pk_col->type;
+        if (ComparableTypes(a, b)) continue;
+        *error = Err("42804", "foreign key constraint \"" + c.name +
+                                  "\" cannot be implemented");
+        error->detail = "Key columns \"" + c.columns[i] + "\" and \"" +
+                        c.ref_columns[i] +
+                        "\" are of incompatible types: " + TypeName(a) +
+                        " and " + TypeName(b) + ".";
+        return false;
+      }
+    }
+  }
   // A view reading the column keeps its type (PostgreSQL would have to
   // rebuild the view's rule); the first one made is named.
   const catalog::View* reader = nullptr;

@@ -42,6 +42,8 @@ bool CheckIdentityType(uint32_t type, PgError* error);
 // The default PostgreSQL shows for a column fed by a sequence.
 std::string NextvalText(const catalog::Sequence& seq);
 std::string TypeName(uint32_t type, int32_t typmod = -1);
+// Whether a foreign key can compare the two column types.
+bool ComparableTypes(uint32_t a, uint32_t b);
 // Parses an expression's text (a stored default or CHECK); the syntax
 // error's message when it does not parse.
 std::string ParseExpression(const std::string& text,

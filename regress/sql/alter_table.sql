@@ -276,3 +276,19 @@ SELECT * FROM alt_ren3 ORDER BY rid;
 INSERT INTO alt_ren3 (w) VALUES ('after rollback') RETURNING rid;
 
 DROP TABLE alt_dump, alt_ident, alt_ident2, alt_cols, alt_ref, alt_con, alt_ren3;
+-- ALTER COLUMN TYPE keeps the column's foreign keys comparable, from either side
+create table fkt_p (id int primary key);
+create table fkt_c (id int references fkt_p, v text);
+insert into fkt_p values (1);
+insert into fkt_c values (1, 'x');
+alter table fkt_c alter column id type text;
+alter table fkt_p alter column id type text;
+alter table fkt_c alter column id type bigint;
+alter table fkt_p alter column id type bigint;
+alter table fkt_c alter column v type varchar(5);
+\d fkt_c
+create table fkt_s (id int primary key, parent int references fkt_s);
+alter table fkt_s alter column parent type text;
+alter table fkt_s alter column id type text;
+alter table fkt_s alter column id type numeric;
+drop table fkt_c, fkt_p, fkt_s;
