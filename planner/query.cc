@@ -2,6 +2,7 @@
 #include "planner/query.h"
 
 #include <algorithm>
+#include <set>
 
 #include "planner/expr_internal.h"
 #include "planner/stack_depth.h"
@@ -115,6 +116,17 @@ int ExprNodeLocation(const PgQuery__Node* node) {
     default:
       return -1;
   }
+}
+
+// PostgreSQL's exprLocation: an operator expression starts at its left
+// operand.
+static int LeftmostLocation(const PgQuery__Node* node) {
+  if (node->node_case == PG_QUERY__NODE__NODE_A_EXPR && node->a_expr->lexpr) {
+    int left = LeftmostLocation(node->a_expr->lexpr);
+    int own = node->a_expr->location;
+    return left >= 0 && (own < 0 || left < own) ? left : own;
+  }
+  return ExprNodeLocation(node);
 }
 
 int TargetValueLocation(const PgQuery__ResTarget* target) {
@@ -2396,6 +2408,7 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
   if (targets.empty()) select = "NULL AS c_none";
   std::string sql = "SELECT ";
   std::string distinct_on_keys;
+  std::vector<std::string> don_keys;
   if (distinct_on) {
     // DISTINCT ON (keys): the first row of each group of keys in ORDER BY
     // order, numbered by a window over the ungrouped statement.
@@ -2416,6 +2429,34 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
         key = Emit(*e);
       }
       distinct_on_keys += (i ? ", " : "") + key;
+      don_keys.push_back(key);
+    }
+    // PostgreSQL's rule (transformDistinctOnClause): the DISTINCT ON
+    // expressions must be the leading ORDER BY items, in any order.
+    bool skipped = false;
+    std::set<std::string> matched;
+    for (const auto& item : order_items) {
+      bool listed = std::find(don_keys.begin(), don_keys.end(), item.first) !=
+                    don_keys.end();
+      if (!listed) {
+        skipped = true;
+      } else if (skipped) {
+        *error = Err("42P10",
+                     "SELECT DISTINCT ON expressions must match initial ORDER "
+                     "BY expressions",
+                     LeftmostLocation(s->distinct_clause[0]));
+        return false;
+      } else {
+        matched.insert(item.first);
+      }
+    }
+    for (size_t i = 0; i < don_keys.size() && skipped; i++) {
+      if (matched.count(don_keys[i])) continue;
+      *error = Err("42P10",
+                   "SELECT DISTINCT ON expressions must match initial ORDER "
+                   "BY expressions",
+                   LeftmostLocation(s->distinct_clause[i]));
+      return false;
     }
   } else if (s->n_distinct_clause > 0) {
     sql += "DISTINCT ";
