@@ -679,6 +679,20 @@ bool SqlRuntime::Run(Compiled* c, const std::vector<Value>& params,
         error->detail =
             std::string("The storage engine refused it: ") + message + ".";
         error->hint = "Nest fewer subqueries or expressions.";
+      } else if (std::strstr(message, "misuse of aggregate")) {
+        // An aggregate whose rows belong to an outer query, or one inside
+        // an expression Kova turns into a subquery (x = ANY(array_agg(y))).
+        *error = Err("0A000",
+                     "this use of an aggregate function (over an outer "
+                     "query's rows, or inside = ANY) is not supported yet");
+      } else if (std::strncmp(message, "no such column: t", 17) == 0 &&
+                 std::strstr(message, ".doc")) {
+        // An outer query's column in a subquery clause that SQLite
+        // evaluates apart from the outer row (LIMIT, OFFSET, some ORDER BY
+        // and GROUP BY forms).
+        *error = Err("0A000",
+                     "a reference to an outer query's column in this clause "
+                     "of a subquery is not supported yet");
       } else {
         *error = Err("XX000", std::string("internal query error: ") + message +
                                   " in: " + c->sql);

@@ -69,3 +69,33 @@ TEST_F(SessionTest, RowVersionSystemColumnsAreNotKept) {
 
 }  // namespace
 }  // namespace kova::planner
+
+namespace kova::planner {
+namespace {
+
+// SQLite cannot evaluate these forms (PostgreSQL 15 answers them): a clear
+// 0A000 rather than XX000 with Kova's internal SQL.
+TEST_F(SessionTest, OuterAggregatesAndOuterColumnsInLimitAreNotSupported) {
+  ASSERT_TRUE(One("CREATE TABLE oa (a int, b int)").ok);
+  ASSERT_TRUE(One("INSERT INTO oa VALUES (1, 10), (2, 20)").ok);
+  for (const char* sql : {"SELECT (SELECT max(o.a)) FROM oa o",
+                          "SELECT sum(a), (SELECT sum(oa.b)) FROM oa",
+                          "SELECT 1 = ANY(array_agg(a)) FROM oa"}) {
+    ExecuteResult r = One(sql);
+    EXPECT_EQ(r.error.sqlstate, "0A000") << sql;
+    EXPECT_EQ(r.error.message,
+              "this use of an aggregate function (over an outer query's rows, "
+              "or inside = ANY) is not supported yet")
+        << sql;
+  }
+  ExecuteResult r = One("SELECT (SELECT 1 LIMIT oa.a) FROM oa");
+  EXPECT_EQ(r.error.sqlstate, "0A000");
+  EXPECT_EQ(r.error.message,
+            "a reference to an outer query's column in this clause of a "
+            "subquery is not supported yet");
+  // The forms that work are unaffected.
+  EXPECT_EQ(Scalar("SELECT (SELECT max(a) FROM oa)"), "2");
+}
+
+}  // namespace
+}  // namespace kova::planner
