@@ -438,6 +438,72 @@ bool ResolveTarget(SessionImpl* session, CompileContext* context,
 
 // Shared by INSERT, UPDATE and DELETE analysis: CHECK constraints, column
 // defaults and RETURNING, all as row expressions.
+namespace {
+
+// RETURNING *: the target table's columns, as parameters of the row.
+void AppendReturningColumns(const catalog::Table& table, DmlPlan* dml,
+                            std::vector<ColumnDesc>* columns) {
+  for (size_t k = 0; k < table.columns.size(); k++) {
+    auto e = std::make_shared<Expr>();
+    e->kind = Expr::Kind::kParam;
+    e->param = -1 - static_cast<int>(k);
+    e->type = table.columns[k].type;
+    e->typmod = table.columns[k].typmod;
+    dml->returning.push_back(e);
+    ColumnDesc col;
+    col.name = table.columns[k].name;
+    col.type_oid = e->type;
+    col.type_modifier = e->typmod;
+    // A domain column is described as its base type, as PostgreSQL
+    // does (an array of a domain is not a domain).
+    if (user_types::IsDomain(e->type))
+      col.type_oid = user_types::BaseType(e->type, &col.type_modifier);
+    const types::TypeInfo* info = types::LookupType(col.type_oid);
+    col.type_size = info ? info->length : -1;
+    col.table_oid = table.oid;
+    col.column_number = static_cast<int16_t>(k + 1);
+    columns->push_back(col);
+  }
+}
+
+// RETURNING item.* of an UPDATE's FROM or a DELETE's USING item: each
+// column analyzed as item.column, which the scan computes.
+bool ExpandReturningEntry(const RangeEntry& entry, const std::string& name,
+                          int location, Analyzer* analyzer, DmlPlan* dml,
+                          std::vector<ColumnDesc>* columns, PgError* error) {
+  for (const auto& c : entry.columns) {
+    PgQuery__String q = PG_QUERY__STRING__INIT, n = PG_QUERY__STRING__INIT;
+    q.sval = const_cast<char*>(name.c_str());
+    n.sval = const_cast<char*>(c.name.c_str());
+    PgQuery__Node qn = PG_QUERY__NODE__INIT, nn = PG_QUERY__NODE__INIT;
+    qn.node_case = PG_QUERY__NODE__NODE_STRING;
+    qn.string = &q;
+    nn.node_case = PG_QUERY__NODE__NODE_STRING;
+    nn.string = &n;
+    PgQuery__Node* fields[] = {&qn, &nn};
+    PgQuery__ColumnRef ref = PG_QUERY__COLUMN_REF__INIT;
+    ref.n_fields = 2;
+    ref.fields = fields;
+    ref.location = location;
+    PgQuery__Node node = PG_QUERY__NODE__INIT;
+    node.node_case = PG_QUERY__NODE__NODE_COLUMN_REF;
+    node.column_ref = &ref;
+    std::unique_ptr<Expr> e;
+    if (!analyzer->Analyze(&node, &e, error)) return false;
+    ColumnDesc col;
+    col.name = c.name;
+    col.type_oid = e->type;
+    col.type_modifier = e->typmod;
+    const types::TypeInfo* info = types::LookupType(e->type);
+    col.type_size = info ? info->length : -1;
+    columns->push_back(col);
+    dml->returning.push_back(std::shared_ptr<Expr>(std::move(e)));
+  }
+  return true;
+}
+
+}  // namespace
+
 bool AnalyzeRowParts(SessionHooks* hooks, Plan* plan, DmlPlan* dml,
                      PgQuery__Node* const* returning, size_t n_returning,
                      std::vector<ColumnDesc>* columns, PgError* error,
@@ -513,30 +579,53 @@ bool AnalyzeRowParts(SessionHooks* hooks, Plan* plan, DmlPlan* dml,
     scope.extra_types_ = &dml->returning_extra_types;
     Analyzer analyzer(hooks, plan->simple ? nullptr : &plan->param_types);
     analyzer.set_scope(&scope);
-    if (val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+    const bool star =
+        val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
         val->column_ref->fields[val->column_ref->n_fields - 1]->node_case ==
-            PG_QUERY__NODE__NODE_A_STAR) {
-      for (size_t k = 0; k < table.columns.size(); k++) {
-        auto e = std::make_shared<Expr>();
-        e->kind = Expr::Kind::kParam;
-        e->param = -1 - static_cast<int>(k);
-        e->type = table.columns[k].type;
-        e->typmod = table.columns[k].typmod;
-        dml->returning.push_back(e);
-        ColumnDesc col;
-        col.name = table.columns[k].name;
-        col.type_oid = e->type;
-        col.type_modifier = e->typmod;
-        // A domain column is described as its base type, as PostgreSQL
-        // does (an array of a domain is not a domain).
-        if (user_types::IsDomain(e->type))
-          col.type_oid = user_types::BaseType(e->type, &col.type_modifier);
-        const types::TypeInfo* info = types::LookupType(col.type_oid);
-        col.type_size = info ? info->length : -1;
-        col.table_oid = table.oid;
-        col.column_number = static_cast<int16_t>(k + 1);
-        columns->push_back(col);
+            PG_QUERY__NODE__NODE_A_STAR;
+    // other.* of a FROM / USING item: its columns, each as other.column.
+    const PgQuery__ColumnRef* ref = star ? val->column_ref : nullptr;
+    std::string qualifier = ref && ref->n_fields >= 2 &&
+                                    ref->fields[ref->n_fields - 2]->node_case ==
+                                        PG_QUERY__NODE__NODE_STRING
+                                ? ref->fields[ref->n_fields - 2]->string->sval
+                                : "";
+    const std::string& own = dml->alias.empty() ? table.name : dml->alias;
+    if (star && !qualifier.empty() && qualifier != own && from) {
+      const RangeEntry* entry = nullptr;
+      for (const auto& e : from->entries())
+        if (e.alias == qualifier && e.qualifiable) entry = &e;
+      if (!entry) {
+        const RangeEntry* aliased = nullptr;
+        for (const auto& e : from->entries())
+          if (e.relname == qualifier && e.qualifiable) aliased = &e;
+        *error = Err("42P01",
+                     std::string(aliased ? "invalid reference to" : "missing") +
+                         " FROM-clause entry for table \"" + qualifier + "\"",
+                     ref->location);
+        if (aliased)
+          error->hint = "Perhaps you meant to reference the table alias \"" +
+                        aliased->alias + "\".";
+        return false;
       }
+      if (!ExpandReturningEntry(*entry, qualifier, ref->location, &analyzer,
+                                dml, columns, error))
+        return false;
+      continue;
+    }
+    if (star && qualifier.empty() && from) {
+      // *: the target's columns, then every FROM / USING item's.
+      AppendReturningColumns(table, dml, columns);
+      for (const auto& e : from->entries()) {
+        if (e.alias == own || e.hidden || !e.qualifiable) continue;
+        if (!ExpandReturningEntry(e, e.alias, ref->location, &analyzer, dml,
+                                  columns, error))
+          return false;
+      }
+      continue;
+    }
+    if (star) {
+      AppendReturningColumns(table, dml, columns);
       continue;
     }
     std::unique_ptr<Expr> e;
