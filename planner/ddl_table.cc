@@ -913,13 +913,7 @@ bool SessionImpl::IndexPredicate(const catalog::Table& table,
     type = table.FindColumn(column)->type;
   } else {
     type = e.expr->type;
-    // The leftmost place in the condition, as PostgreSQL's exprLocation.
-    VisitParseNodes(
-        reinterpret_cast<ProtobufCMessage*>(const_cast<PgQuery__Node*>(node)),
-        [&](PgQuery__Node* n) {
-          int at = ExprNodeLocation(n);
-          if (at >= 0 && (location < 0 || at < location)) location = at;
-        });
+    location = LeftmostParseLocation(node);
   }
   if (type != oid::kBool) {
     *error = Err("42804",

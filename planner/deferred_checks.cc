@@ -73,9 +73,15 @@ bool SessionImpl::ForeignKeyDeferred(const catalog::Table& table,
   return c.initially_deferred;
 }
 
+void SessionImpl::EnqueueCheck(DeferredCheck check,
+                               std::vector<DeferredCheck>* checks,
+                               std::set<std::string>* ids) {
+  if (ids->insert(DeferredCheckId(check)).second)
+    checks->push_back(std::move(check));
+}
+
 void SessionImpl::QueueDeferredCheck(DeferredCheck check) {
-  if (!deferred_keys_.insert(DeferredCheckId(check)).second) return;
-  deferred_checks_.push_back(std::move(check));
+  EnqueueCheck(std::move(check), &deferred_checks_, &deferred_keys_);
 }
 
 void SessionImpl::ClearDeferredConstraints() {
@@ -97,8 +103,12 @@ std::string KeyValuesText(const std::vector<std::string>& cols,
 }
 
 void SessionImpl::QueueStatementCheck(DeferredCheck check) {
-  if (!statement_keys_.insert(DeferredCheckId(check)).second) return;
-  statement_checks_.push_back(std::move(check));
+  EnqueueCheck(std::move(check), &statement_checks_, &statement_keys_);
+}
+
+void SessionImpl::ClearStatementChecks() {
+  statement_checks_.clear();
+  statement_keys_.clear();
 }
 
 bool SessionImpl::CheckStatementConstraints(PgError* error) {

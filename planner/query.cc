@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "planner/ddl_alter_internal.h"
 #include "planner/expr_internal.h"
 #include "planner/stack_depth.h"
 #include "planner/types_array.h"
@@ -118,15 +119,15 @@ int ExprNodeLocation(const PgQuery__Node* node) {
   }
 }
 
-// PostgreSQL's exprLocation: an operator expression starts at its left
-// operand.
-static int LeftmostLocation(const PgQuery__Node* node) {
-  if (node->node_case == PG_QUERY__NODE__NODE_A_EXPR && node->a_expr->lexpr) {
-    int left = LeftmostLocation(node->a_expr->lexpr);
-    int own = node->a_expr->location;
-    return left >= 0 && (own < 0 || left < own) ? left : own;
-  }
-  return ExprNodeLocation(node);
+int LeftmostParseLocation(const PgQuery__Node* node) {
+  int location = -1;
+  VisitParseNodes(
+      reinterpret_cast<ProtobufCMessage*>(const_cast<PgQuery__Node*>(node)),
+      [&](PgQuery__Node* n) {
+        int at = ExprNodeLocation(n);
+        if (at >= 0 && (location < 0 || at < location)) location = at;
+      });
+  return location;
 }
 
 int TargetValueLocation(const PgQuery__ResTarget* target) {
@@ -2433,6 +2434,12 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     }
     // PostgreSQL's rule (transformDistinctOnClause): the DISTINCT ON
     // expressions must be the leading ORDER BY items, in any order.
+    auto mismatch = [](const PgQuery__Node* at) {
+      return Err("42P10",
+                 "SELECT DISTINCT ON expressions must match initial ORDER BY "
+                 "expressions",
+                 LeftmostParseLocation(at));
+    };
     bool skipped = false;
     std::set<std::string> matched;
     for (const auto& item : order_items) {
@@ -2441,10 +2448,7 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
       if (!listed) {
         skipped = true;
       } else if (skipped) {
-        *error = Err("42P10",
-                     "SELECT DISTINCT ON expressions must match initial ORDER "
-                     "BY expressions",
-                     LeftmostLocation(s->distinct_clause[0]));
+        *error = mismatch(s->distinct_clause[0]);
         return false;
       } else {
         matched.insert(item.first);
@@ -2452,10 +2456,7 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     }
     for (size_t i = 0; i < don_keys.size() && skipped; i++) {
       if (matched.count(don_keys[i])) continue;
-      *error = Err("42P10",
-                   "SELECT DISTINCT ON expressions must match initial ORDER "
-                   "BY expressions",
-                   LeftmostLocation(s->distinct_clause[i]));
+      *error = mismatch(s->distinct_clause[i]);
       return false;
     }
   } else if (s->n_distinct_clause > 0) {

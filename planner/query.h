@@ -152,6 +152,9 @@ class SqlRuntime;
 // Where an expression starts, for errors: a constant's, column reference's,
 // function call's, cast's or operator's own location (-1 for others).
 int ExprNodeLocation(const PgQuery__Node* node);
+// The leftmost location under an expression, as PostgreSQL's exprLocation
+// reports it (an operator expression starts at its left operand).
+int LeftmostParseLocation(const PgQuery__Node* node);
 // Where a select-list entry's value is written, for errors. An operator's
 // own location is its operator's; PostgreSQL points at the entry instead.
 int TargetValueLocation(const PgQuery__ResTarget* target);

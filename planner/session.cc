@@ -1294,8 +1294,7 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
                                ResultSink* sink, bool simple) {
   if (run_depth_ == 0) {
     // Left behind by a statement that failed.
-    statement_checks_.clear();
-    statement_keys_.clear();
+    ClearStatementChecks();
   }
   run_depth_++;
   ExecuteResult r = RunPortal(portal, max_rows, sink, simple);
@@ -1309,8 +1308,7 @@ ExecuteResult SessionImpl::Run(PortalImpl* portal, int64_t max_rows,
       portal->done = true;
       portal->final_result = r;
     }
-    statement_checks_.clear();
-    statement_keys_.clear();
+    ClearStatementChecks();
   }
   return r;
 }

@@ -544,7 +544,12 @@ class SessionImpl : public Session,
   // table). A row is checked when it changes and only a failing check is
   // queued, to be checked again when the statement ends.
   void QueueStatementCheck(DeferredCheck check);
+  void ClearStatementChecks();
   static std::string DeferredCheckId(const DeferredCheck& check);
+  // Adds `check` to `checks` unless `ids` shows the same one there already.
+  static void EnqueueCheck(DeferredCheck check,
+                           std::vector<DeferredCheck>* checks,
+                           std::set<std::string>* ids);
   bool CheckStatementConstraints(PgError* error);
   // One queued check against the data as it stands; false with the
   // violation (or an error) in `error`.
