@@ -444,6 +444,10 @@ Status Catalog::Load(docstore::Session* session, std::string_view db,
                 ForEach(f, [&](const char*, bson_iter_t* c) {
                   use.columns.push_back(GetString(c));
                 });
+              else if (!strcmp(k, "constraints"))
+                ForEach(f, [&](const char*, bson_iter_t* c) {
+                  use.constraints.push_back(GetString(c));
+                });
             });
             v.uses.push_back(std::move(use));
           });
@@ -615,6 +619,8 @@ Status Catalog::PutView(docstore::Session* session, std::string_view db,
     PutString(&use, "schema", v.uses[i].schema);
     PutString(&use, "name", v.uses[i].name);
     PutStrings(&use, "columns", v.uses[i].columns);
+    if (!v.uses[i].constraints.empty())
+      PutStrings(&use, "constraints", v.uses[i].constraints);
     bson_append_document_end(&uses, &use);
   }
   bson_append_array_end(&doc, &uses);

@@ -128,6 +128,9 @@ struct ViewColumn {
 struct ViewUse {
   std::string schema, name;
   std::vector<std::string> columns;
+  // Its primary key when the view's query groups by it and reads other
+  // columns (functional dependency): dropping the key breaks the view.
+  std::vector<std::string> constraints;
 };
 
 struct View {

@@ -134,6 +134,8 @@ ExecuteResult AlterRunner::CreateView(const PgQuery__ViewStmt* stmt) {
   Plan scratch;
   scratch.simple = true;
   CompileContext context = session_->MakeCompileContext(&scratch);
+  std::set<std::pair<uint32_t, std::string>> grouping_keys;
+  context.grouping_keys = &grouping_keys;
   Compiled compiled;
   QueryCompiler compiler(&context);
   if (!compiler.CompileSelect(stmt->query->select_stmt, &compiled, &error))
@@ -191,6 +193,15 @@ ExecuteResult AlterRunner::CreateView(const PgQuery__ViewStmt* stmt) {
                        [&](const char* schemaname, const std::string& name) {
                          return session_->LookupSchema(schemaname, name);
                        });
+  for (const auto& [table_oid, key] : grouping_keys) {
+    for (auto& use : view.uses) {
+      const catalog::Table* t = cat().FindTable(use.schema, use.name);
+      if (t && t->oid == table_oid &&
+          std::find(use.constraints.begin(), use.constraints.end(), key) ==
+              use.constraints.end())
+        use.constraints.push_back(key);
+    }
+  }
   view.query = DeparseSelect(stmt->query);
   if (view.query.empty())
     return Fail(Err("XX000", "could not deparse the view's query"));

@@ -710,6 +710,26 @@ bool AlterRunner::RemoveConstraint(const std::string& name, bool cascade,
     if (c.name == name) found = &c;
   if (!found) return true;
   catalog::Constraint c = *found;
+  if (c.kind == 'p') {
+    // Views whose grouping relies on the key (functional dependency).
+    DependentObject root;
+    root.kind = DependentObject::Kind::kConstraint;
+    root.schema = table_.schema;
+    root.name = table_.name;
+    root.member = c.name;
+    root.oid = table_.oid;
+    DropClosure closure = session_->MakeDropClosure();
+    closure.Add(root);
+    if (!session_->ReportDrop(closure, root, cascade, sink_, error))
+      return false;
+    if (closure.has_dependents()) {
+      DropClosure dependents = session_->MakeDropClosure();
+      for (const DependentObject& o : closure.deletion_order())
+        if (o.Key() != root.Key()) dependents.Add(o);
+      if (!session_->DropObjects(dependents, error) || !Reload(error))
+        return false;
+    }
+  }
   if (c.kind == 'p' || c.kind == 'u') {
     // Foreign keys that reference these columns depend on the index.
     std::vector<std::pair<std::string, std::string>> dependents;

@@ -64,8 +64,7 @@ ExecuteResult SessionImpl::RunDrop(const PgQuery__DropStmt* stmt,
   bool cascade = stmt->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE;
   docstore::Status s = EnsureWriteTransaction();
   if (!s.ok()) return Fail(TableError(s));
-  for (size_t i = 0; i < stmt->n_objects; i++) {
-    const PgQuery__Node* obj = stmt->objects[i];
+  auto object_names = [&](const PgQuery__Node* obj) {
     std::vector<std::string> names;
     if (obj->node_case == PG_QUERY__NODE__NODE_LIST) {
       for (size_t k = 0; k < obj->list->n_items; k++)
@@ -73,6 +72,26 @@ ExecuteResult SessionImpl::RunDrop(const PgQuery__DropStmt* stmt,
     } else {
       names.push_back(Str(obj));
     }
+    return names;
+  };
+  // Tables and views this statement drops: one that depends on another of
+  // them is no dependent to report (DROP TABLE parent, child).
+  std::set<std::string> listed;
+  if (kind_name == "table" || kind_name == "view") {
+    for (size_t i = 0; i < stmt->n_objects; i++) {
+      std::vector<std::string> names = object_names(stmt->objects[i]);
+      std::string schema = LookupSchema(
+          names.size() >= 2 ? names[names.size() - 2].c_str() : nullptr,
+          names.back());
+      bool exists = kind_name == "table"
+                        ? catalog_->FindTable(schema, names.back()) != nullptr
+                        : catalog_->FindView(schema, names.back()) != nullptr;
+      if (exists) listed.insert(schema + "." + names.back());
+    }
+  }
+  for (size_t i = 0; i < stmt->n_objects; i++) {
+    const PgQuery__Node* obj = stmt->objects[i];
+    std::vector<std::string> names = object_names(obj);
     std::string kind = kind_name;
     if (kind == "schema") {
       if (!DropSchema(names.back(), stmt->missing_ok, cascade, sink, &error))
@@ -126,8 +145,19 @@ ExecuteResult SessionImpl::RunDrop(const PgQuery__DropStmt* stmt,
       root.name = name;
       root.oid = table ? table->oid : view->oid;
       DropClosure closure = MakeDropClosure();
+      for (const auto& other : listed) {
+        if (other == schema + "." + name) continue;
+        size_t dot = other.find('.');
+        closure.Exclude(other.substr(0, dot), other.substr(dot + 1));
+      }
       closure.Add(root);
-      if (!ReportDrop(closure, root, cascade, sink, &error)) return Fail(error);
+      if (!ReportDrop(closure, root, cascade, sink, &error)) {
+        if (listed.size() > 1)
+          error.message =
+              "cannot drop desired object(s) because other objects depend on "
+              "them";
+        return Fail(error);
+      }
       if (closure.has_dependents()) {
         DropClosure dependents = MakeDropClosure();
         for (const DependentObject& o : closure.deletion_order())
@@ -143,6 +173,7 @@ ExecuteResult SessionImpl::RunDrop(const PgQuery__DropStmt* stmt,
       std::vector<std::pair<std::string, std::string>> dependents;
       for (const auto& [k, t] : catalog_->tables()) {
         if (&t == table) continue;
+        if (listed.count(t.schema + "." + t.name)) continue;
         for (const auto& c : t.constraints)
           if (c.kind == 'f' && c.ref_table == schema + "." + name)
             dependents.emplace_back(t.schema + "." + t.name, c.name);

@@ -68,6 +68,10 @@ void AddViewsReading(const catalog::Catalog& catalog, const DependentObject& o,
           std::find(use.columns.begin(), use.columns.end(), o.member) ==
               use.columns.end())
         continue;
+      if (o.kind == Kind::kConstraint &&
+          std::find(use.constraints.begin(), use.constraints.end(), o.member) ==
+              use.constraints.end())
+        continue;
       out->push_back(Relation(Kind::kView, v.schema, v.name, v.oid));
       break;
     }
@@ -194,10 +198,10 @@ std::vector<DependentObject> DropClosure::Dependents(
       break;
     }
     case Kind::kView:
+    case Kind::kConstraint:  // a primary key that a view groups by
       AddViewsReading(*catalog_, o, &out);
       break;
     case Kind::kDefault:
-    case Kind::kConstraint:
       break;
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
@@ -207,8 +211,15 @@ std::vector<DependentObject> DropClosure::Dependents(
   return out;
 }
 
+void DropClosure::Exclude(const std::string& schema, const std::string& name) {
+  excluded_.insert(schema + "." + name);
+}
+
 bool DropClosure::Present(const DependentObject& o) const {
   if (targets_.count(o.Key())) return true;
+  if ((o.kind == Kind::kTable || o.kind == Kind::kView || IsMember(o.kind)) &&
+      excluded_.count(o.schema + "." + o.name))
+    return true;
   if (!IsMember(o.kind)) return false;
   DependentObject table = Relation(Kind::kTable, o.schema, o.name, o.oid);
   if (targets_.count(table.Key())) return true;

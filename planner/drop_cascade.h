@@ -57,6 +57,9 @@ class DropClosure {
 
   // Adds `root` and everything that depends on it.
   void Add(const DependentObject& root);
+  // The relation `schema.name` (a table or view) is dropped by the same
+  // statement: not a dependent, and what depends on it is reached from it.
+  void Exclude(const std::string& schema, const std::string& name);
 
   // The dependents (not the roots), in PostgreSQL's report order.
   bool has_dependents() const { return reported_count_ > 0; }
@@ -82,6 +85,7 @@ class DropClosure {
   std::shared_ptr<const catalog::Catalog> catalog_;
   std::function<bool(const std::string&)> visible_;
   std::set<std::string> targets_;
+  std::set<std::string> excluded_;  // "schema.name" (Exclude)
   struct Reached {
     DependentObject object;
     DependentObject from;

@@ -1708,6 +1708,7 @@ bool QueryCompiler::CheckGrouping(const Expr& e,
   for (const auto& g : groups)
     if (g == sql) return true;
   if (e.kind == Expr::Kind::kColumn) {
+    if (GroupedByPrimaryKey(e, groups)) return true;
     // The column's name as written, for the message.
     std::string name = e.name;
     for (const auto& entry : entries_)
@@ -1724,6 +1725,38 @@ bool QueryCompiler::CheckGrouping(const Expr& e,
   for (const auto& a : e.args)
     if (!CheckGrouping(*a, groups, error)) return false;
   return true;
+}
+
+bool QueryCompiler::GroupedByPrimaryKey(
+    const Expr& column, const std::vector<std::string>& groups) const {
+  if (!context_->catalog) return false;
+  for (const auto& entry : entries_) {
+    // Tables only: not views, subqueries or a join's merged columns.
+    if (!entry.has_doc || !entry.table_oid) continue;
+    bool owns = false;
+    for (const auto& c : entry.columns) owns = owns || c.sql == column.name;
+    if (!owns) continue;
+    const catalog::Table* table = nullptr;
+    for (const auto& [key, t] : context_->catalog->tables())
+      if (t.oid == entry.table_oid) table = &t;
+    if (!table) return false;
+    // A deferrable key may be broken inside a transaction (PostgreSQL
+    // does not count it either).
+    const catalog::Constraint* pk = table->PrimaryKey();
+    if (!pk || pk->deferrable) return false;
+    for (const auto& key_column : pk->columns) {
+      bool grouped = false;
+      for (const auto& c : entry.columns) {
+        if (c.name != key_column) continue;
+        for (const auto& g : groups) grouped = grouped || g == c.sql;
+      }
+      if (!grouped) return false;
+    }
+    if (context_->grouping_keys)
+      context_->grouping_keys->emplace(table->oid, pk->name);
+    return true;
+  }
+  return false;
 }
 
 // PostgreSQL's FigureColname, with a scalar subquery named after its

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -216,6 +217,9 @@ struct CompileContext {
   // Roles and databases, for pg_roles and pg_database (system_relations.cc).
   std::function<void(std::vector<ClusterRole>*, std::vector<ClusterDatabase>*)>
       cluster;
+  // When set, the primary keys (table OID, constraint name) that ungrouped
+  // columns relied on (CREATE VIEW records them as dependencies).
+  std::set<std::pair<uint32_t, std::string>>* grouping_keys = nullptr;
 };
 
 class QueryCompiler : public ExprScope {
@@ -396,6 +400,10 @@ class QueryCompiler : public ExprScope {
                   std::vector<std::string>* names, PgError* error);
   bool CheckGrouping(const Expr& e, const std::vector<std::string>& groups,
                      PgError* error);
+  // A column of a FROM table whose whole primary key is grouped: one value
+  // per group (PostgreSQL's functional dependency).
+  bool GroupedByPrimaryKey(const Expr& column,
+                           const std::vector<std::string>& groups) const;
   // A constant's slot; `literal_location` as SqlBind's (-1: none).
   std::string Bind(uint32_t type, const Value& value, int literal_location);
   // The slot of constant `e` (emitted before) is not its literal's alone:
