@@ -64,6 +64,8 @@ struct Expr {
   // RowDescription.
   uint32_t table_oid = 0;
   int16_t attnum = 0;
+  // kColumn: an enclosing query's column, a constant in this query.
+  bool outer = false;
   int location = -1;
   // kFunction "any"/"all" (x op ANY/ALL (array)): the comparison of
   // parameter 0 (x) with parameter 1 (an element).

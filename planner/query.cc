@@ -884,6 +884,7 @@ bool QueryCompiler::ResolveColumn(const PgQuery__ColumnRef* ref,
       e->typmod = found->typmod;
       e->domain = found->domain;
       e->name = found->sql;
+      e->outer = scope != this;
       if (scope != this && scope->grouping_query_)
         e->name = scope->MarkOuterReference(*found, found_entry->alias,
                                             ref->location);
@@ -1708,7 +1709,7 @@ bool QueryCompiler::CheckGrouping(const Expr& e,
   for (const auto& g : groups)
     if (g == sql) return true;
   if (e.kind == Expr::Kind::kColumn) {
-    if (GroupedByPrimaryKey(e, groups)) return true;
+    if (e.outer || GroupedByPrimaryKey(e, groups)) return true;
     // The column's name as written, for the message.
     std::string name = e.name;
     for (const auto& entry : entries_)
@@ -2342,6 +2343,9 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
   const bool distinct_on =
       s->n_distinct_clause > 0 && s->distinct_clause[0] != nullptr &&
       s->distinct_clause[0]->node_case != PG_QUERY__NODE__NODE__NOT_SET;
+  // An ORDER BY key over an enclosing query's columns (SQLite resolves a
+  // subquery's ORDER BY against its own FROM only).
+  bool order_reads_outer = false;
   for (size_t i = 0; i < s->n_sort_clause; i++) {
     const PgQuery__SortBy* sb = s->sort_clause[i]->sort_by;
     if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING) {
@@ -2373,9 +2377,11 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     }
     if (key.empty()) {
       std::unique_ptr<Expr> e;
+      const int outer_before = outer_references_;
       if (!analyzer_.Analyze(n, &e, error) ||
           !analyzer_.Coerce(&e, oid::kText, -1, error))
         return false;
+      order_reads_outer |= outer_references_ > outer_before;
       if (s->n_distinct_clause > 0 && !distinct_on) {
         std::string sql = Emit(*e);
         bool listed = false;
@@ -2440,6 +2446,28 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     select += (i ? ", " : "") + target_sql.back() + " AS c" + std::to_string(i);
   }
   if (targets.empty()) select = "NULL AS c_none";
+  const bool with_ties =
+      s->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES;
+  // Keys over outer columns become hidden output columns that ORDER BY
+  // names, and a wrapping SELECT drops them again (sorting once more by
+  // the same keys, as the wrapper need not keep the order).
+  std::string hidden_order;
+  if (order_reads_outer && !distinct_on && !with_ties) {
+    order.clear();
+    for (size_t i = 0; i < order_items.size(); i++) {
+      std::string key;
+      for (size_t k = 0; k < target_sql.size() && key.empty(); k++)
+        if (target_sql[k] == order_items[i].first)
+          key = "c" + std::to_string(k);
+      if (key.empty()) {
+        key = "kova_o" + std::to_string(i);
+        select += ", " + order_items[i].first + " AS " + key;
+      }
+      order +=
+          std::string(i ? ", " : " ORDER BY ") + key + order_items[i].second;
+    }
+    hidden_order = order;
+  }
   std::string sql = "SELECT ";
   std::string distinct_on_keys;
   std::vector<std::string> don_keys;
@@ -2547,8 +2575,6 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
           outer_order;
     order.clear();
   }
-  const bool with_ties =
-      s->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES;
   if (!with_ties) sql += order;
   if (s->limit_count || s->limit_offset) {
     std::string limit = "-1", offset = "0";
@@ -2611,6 +2637,13 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
         sql.insert(head.size(), ", " + ranks);
       sql = WithTiesFilter(sql, outputs, limit, offset);
     }
+  }
+  if (!hidden_order.empty() && !order.empty()) {
+    std::string outputs;
+    for (size_t i = 0; i < targets.size(); i++)
+      outputs += (i ? ", " : "") + std::string("c") + std::to_string(i);
+    if (targets.empty()) outputs = "c_none";
+    sql = "SELECT " + outputs + " FROM (" + sql + ")" + hidden_order;
   }
   if (emit_failed_) {
     *error = emit_error_;
