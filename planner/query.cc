@@ -1052,6 +1052,12 @@ bool QueryCompiler::AnalyzeSubLink(const PgQuery__SubLink* link,
       // oid = text): compare names.
       if (operand->type == oid::kOid && IsText(t))
         operand = RegclassNameOf(std::move(operand));
+      std::vector<uint32_t> column_types = {t};
+      std::vector<std::unique_ptr<Expr>*> operands = {&operand};
+      std::string subquery_sql =
+          ConvertSubqueryColumns(inner.sql, column_types, operands);
+      t = column_types[0];
+      e->subquery_sql = subquery_sql;
       if (!NativeComparable(operand->type, t)) {
         PgError err =
             Err("42883",
@@ -1074,7 +1080,7 @@ bool QueryCompiler::AnalyzeSubLink(const PgQuery__SubLink* link,
         // is null.
         e->name = all ? "all" : "any";
         e->subquery_sql = op;  // the operator; the SQL goes to `subquery`
-        e->value = inner.sql;
+        e->value = subquery_sql;
       }
       e->type = oid::kBool;
       e->args.push_back(std::move(operand));
@@ -1119,13 +1125,24 @@ bool QueryCompiler::AnalyzeRowInSubquery(const PgQuery__SubLink* link,
             link->location);
     return false;
   }
+  std::vector<std::unique_ptr<Expr>> operands(row->n_args);
+  std::vector<uint32_t> column_types;
+  std::vector<std::unique_ptr<Expr>*> operand_slots;
   for (size_t i = 0; i < row->n_args; i++) {
-    std::unique_ptr<Expr> operand;
+    std::unique_ptr<Expr>& operand = operands[i];
     if (!analyzer_.Analyze(row->args[i], &operand, error)) return false;
     uint32_t t = inner.columns[i].type_oid;
     if (operand->type == oid::kUnknown &&
         !analyzer_.Coerce(&operand, t, -1, error))
       return false;
+    column_types.push_back(t);
+    operand_slots.push_back(&operand);
+  }
+  e->subquery_sql =
+      ConvertSubqueryColumns(inner.sql, column_types, operand_slots);
+  for (size_t i = 0; i < row->n_args; i++) {
+    std::unique_ptr<Expr>& operand = operands[i];
+    uint32_t t = column_types[i];
     if (!NativeComparable(operand->type, t)) {
       *error = Err("42883",
                    "operator does not exist: " + TypeName(operand->type) + " " +
@@ -1142,6 +1159,38 @@ bool QueryCompiler::AnalyzeRowInSubquery(const PgQuery__SubLink* link,
   e->type = oid::kBool;
   *out = std::move(e);
   return true;
+}
+
+std::string QueryCompiler::ConvertSubqueryColumns(
+    const std::string& sql, std::vector<uint32_t>& column_types,
+    const std::vector<std::unique_ptr<Expr>*>& operands) {
+  std::string list;
+  bool converted = false;
+  for (size_t i = 0; i < column_types.size(); i++) {
+    std::unique_ptr<Expr>& operand = *operands[i];
+    uint32_t t = column_types[i];
+    auto column = std::make_unique<Expr>();
+    column->kind = Expr::Kind::kColumn;
+    column->type = t;
+    column->name = "kova_c.c" + std::to_string(i);
+    if (!NativeComparable(operand->type, t) && Category(operand->type) == 'N' &&
+        Category(t) == 'N') {
+      uint32_t bad_a = 0, bad_b = 0;
+      uint32_t common =
+          SelectCommonType({operand->type, t}, &bad_a, &bad_b, nullptr);
+      if (common) {
+        ConvertTo(&operand, common);
+        if (common != t) {
+          ConvertTo(&column, common);
+          column_types[i] = common;
+          converted = true;
+        }
+      }
+    }
+    list += (i ? ", " : "") + Emit(*column) + " AS c" + std::to_string(i);
+  }
+  if (!converted) return sql;
+  return "SELECT " + list + " FROM (" + sql + ") AS kova_c";
 }
 
 bool QueryCompiler::AnalyzeExpr(const PgQuery__Node* node,

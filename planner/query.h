@@ -400,6 +400,15 @@ class QueryCompiler : public ExprScope {
                   std::vector<std::string>* names, PgError* error);
   bool CheckGrouping(const Expr& e, const std::vector<std::string>& groups,
                      PgError* error);
+  // Operands of x IN (SELECT ...) and (x, y) IN (SELECT ...) against the
+  // subquery's columns of another numeric type: both sides converted to
+  // their common type as PostgreSQL's operator choice does (float8 =
+  // numeric compares as float8, numeric = int8 as numeric). Updates the
+  // operands and `column_types`; the subquery's SQL, wrapped if a column
+  // converts.
+  std::string ConvertSubqueryColumns(
+      const std::string& sql, std::vector<uint32_t>& column_types,
+      const std::vector<std::unique_ptr<Expr>*>& operands);
   // A column of a FROM table whose whole primary key is grouped: one value
   // per group (PostgreSQL's functional dependency).
   bool GroupedByPrimaryKey(const Expr& column,
