@@ -77,6 +77,34 @@ struct DmlPlan {
   std::vector<uint32_t> returning_extra_types;
 };
 
+// The rows a DmlPlan's statement read before any of them is written
+// (SessionImpl::CollectDml): INSERT ... SELECT's values, or UPDATE's and
+// DELETE's targets with the scan's other columns (new values, RETURNING
+// values of other FROM items).
+struct DmlRows {
+  std::vector<std::vector<Value>> inserts;
+  struct Target {
+    int64_t rid;
+    std::string doc;
+    std::vector<SValue> values;
+  };
+  std::vector<Target> targets;
+};
+
+// MERGE: one INSERT, UPDATE or DELETE plan per WHEN clause that changes
+// rows (merge.cc), each made from the statement's own parse nodes.
+struct MergePlan {
+  struct Action {
+    bool matched = false;
+    bool changes = false;  // not DO NOTHING
+    std::shared_ptr<struct Plan> plan;
+  };
+  std::vector<Action> actions;
+  // The parse nodes made for the actions' statements (they point into the
+  // statement's tree, which the plans keep alive).
+  std::shared_ptr<void> nodes;
+};
+
 // An expression over one row of `table` (CHECK constraints), with
 // unknown literals taken as boolean.
 bool AnalyzeRowExpr(SessionHooks* hooks, const catalog::Table& table,

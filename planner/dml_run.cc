@@ -736,21 +736,13 @@ class DmlRunner {
   std::vector<Datum> encoded;
 };
 
-bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
-  Plan& plan = *portal->plan;
-  if (!RefreshPlan(&plan, error)) return false;
-  const DmlPlan& dml = *plan.dml;
-  const catalog::Table& table = *dml.table;
-  const types::TypeContext& context = settings_.type_context();
-  if (!CheckWritable(dml.kind == DmlPlan::Kind::kInsert   ? "INSERT"
-                     : dml.kind == DmlPlan::Kind::kUpdate ? "UPDATE"
-                                                          : "DELETE",
-                     error))
-    return false;
+bool SessionImpl::StartDml(PortalImpl* portal, const char* command,
+                           bool counters, PgError* error) {
+  if (!CheckWritable(command, error)) return false;
   docstore::Status st = EnsureWriteTransaction();
   // admin.counters rows are read to be written: their exact last first
   // (nextval leaves it in memory, docstore/leases.cc).
-  if (st.ok() && dml.counters) st = storage_->SettleCounters();
+  if (st.ok() && counters) st = storage_->SettleCounters();
   if (!st.ok()) {
     *error = TableError(st);
     return false;
@@ -760,13 +752,40 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
   // (see BeginWriteStatement), checked per row below. The timeout counts
   // from the statement's start, or from its Execute (statement_start_ is
   // the Parse's).
-  if (!BeginWriteStatement(
-          portal->plan->simple ? statement_start_ : NowMicros(), error))
+  return BeginWriteStatement(
+      portal->plan->simple ? statement_start_ : NowMicros(), error);
+}
+
+bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
+  Plan& plan = *portal->plan;
+  if (!RefreshPlan(&plan, error)) return false;
+  if (plan.merge) return RunMerge(portal, error);
+  const DmlPlan& dml = *plan.dml;
+  if (!StartDml(portal,
+                dml.kind == DmlPlan::Kind::kInsert   ? "INSERT"
+                : dml.kind == DmlPlan::Kind::kUpdate ? "UPDATE"
+                                                     : "DELETE",
+                dml.counters, error))
     return false;
   struct EndWrite {
     SessionImpl* s;
     ~EndWrite() { s->EndWriteStatement(); }
   } end_write{this};
+  DmlRows rows;
+  int64_t count = 0;
+  if (!CollectDml(portal, dml, /*merge=*/false, &rows, error) ||
+      !ApplyDml(portal, dml, rows, &count, error))
+    return false;
+  portal->final_result =
+      Tag(std::string(dml.kind == DmlPlan::Kind::kInsert   ? "INSERT 0 "
+                      : dml.kind == DmlPlan::Kind::kDelete ? "DELETE "
+                                                           : "UPDATE ") +
+          std::to_string(count));
+  return true;
+}
+
+bool SessionImpl::CollectDml(PortalImpl* portal, const DmlPlan& dml, bool merge,
+                             DmlRows* rows, PgError* error) {
   // The statement reading the rows to write; a cancel stops it (57014).
   auto run_scan = [&](Compiled* scan,
                       const std::function<bool(sqlite3_stmt*, PgError*)>& row) {
@@ -776,22 +795,54 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
     if (!ok && error->sqlstate == "57014") StatementCancelled(error);
     return ok;
   };
+  if (dml.kind == DmlPlan::Kind::kInsert) {
+    if (!dml.source) return true;  // VALUES: evaluated as they go in
+    return run_scan(dml.source.get(), [&](sqlite3_stmt* stmt, PgError* e) {
+      std::vector<Value> values;
+      if (StatementCancelled(e) ||
+          !runtime_.RowValues(stmt, dml.source->columns, &values, e))
+        return false;
+      rows->inserts.push_back(std::move(values));
+      return true;
+    });
+  }
+  // UPDATE / DELETE: collect the rows first, then change them. UPDATE ...
+  // FROM changes a row once however many rows join it; a MERGE action
+  // keeps each join (a second one is an error, RunMerge).
+  std::unordered_map<int64_t, bool> seen;
+  return run_scan(dml.scan.get(), [&](sqlite3_stmt* stmt, PgError* e) {
+    if (StatementCancelled(e)) return false;
+    DmlRows::Target t;
+    t.rid = sqlite3_column_int64(stmt, 0);
+    if (!merge) {
+      if (seen[t.rid]) return true;
+      seen[t.rid] = true;
+    }
+    t.doc.assign(static_cast<const char*>(sqlite3_column_blob(stmt, 1)),
+                 sqlite3_column_bytes(stmt, 1));
+    int n = sqlite3_column_count(stmt);
+    for (int i = 2; i < n; i++) t.values.push_back(ReadColumn(stmt, i));
+    rows->targets.push_back(std::move(t));
+    return true;
+  });
+}
+
+bool SessionImpl::ApplyDml(PortalImpl* portal, const DmlPlan& dml,
+                           const DmlRows& rows, int64_t* count,
+                           PgError* error) {
+  const catalog::Table& table = *dml.table;
+  const types::TypeContext& context = settings_.type_context();
   const size_t ncols = table.columns.size();
   DmlRunner runner(this, portal, dml, portal->params, error);
+  struct Count {
+    int64_t* out;
+    DmlRunner& runner;
+    ~Count() { *out += runner.count; }
+  } counted{count, runner};
 
   if (dml.kind == DmlPlan::Kind::kInsert) {
     if (dml.source) {
-      std::vector<std::vector<Value>> rows;
-      bool ok = run_scan(dml.source.get(), [&](sqlite3_stmt* stmt, PgError* e) {
-        std::vector<Value> values;
-        if (StatementCancelled(e) ||
-            !runtime_.RowValues(stmt, dml.source->columns, &values, e))
-          return false;
-        rows.push_back(std::move(values));
-        return true;
-      });
-      if (!ok) return false;
-      for (auto& values : rows) {
+      for (const auto& values : rows.inserts) {
         if (StatementCancelled(error)) return false;
         std::vector<Value> row(ncols);
         std::vector<bool> provided(ncols, false);
@@ -837,33 +888,10 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
         if (!runner.insert_row(row, provided)) return false;
       }
     }
-    portal->final_result = Tag("INSERT 0 " + std::to_string(runner.count));
     return true;
   }
 
-  // UPDATE / DELETE: collect the rows first, then change them.
-  struct Target {
-    int64_t rid;
-    std::string doc;
-    std::vector<SValue> values;
-  };
-  std::vector<Target> targets;
-  std::unordered_map<int64_t, bool> seen;
-  bool ok = run_scan(dml.scan.get(), [&](sqlite3_stmt* stmt, PgError* e) {
-    if (StatementCancelled(e)) return false;
-    Target t;
-    t.rid = sqlite3_column_int64(stmt, 0);
-    if (seen[t.rid]) return true;
-    seen[t.rid] = true;
-    t.doc.assign(static_cast<const char*>(sqlite3_column_blob(stmt, 1)),
-                 sqlite3_column_bytes(stmt, 1));
-    int n = sqlite3_column_count(stmt);
-    for (int i = 2; i < n; i++) t.values.push_back(ReadColumn(stmt, i));
-    targets.push_back(std::move(t));
-    return true;
-  });
-  if (!ok) return false;
-  for (const Target& t : targets) {
+  for (const DmlRows::Target& t : rows.targets) {
     if (StatementCancelled(error)) return false;
     std::vector<Value> row;
     if (!DecodeRow(table, reinterpret_cast<const uint8_t*>(t.doc.data()),
@@ -943,9 +971,6 @@ bool SessionImpl::RunDml(PortalImpl* portal, PgError* error) {
     runner.count++;
     if (!runner.emit_returning(row)) return false;
   }
-  portal->final_result = Tag(
-      std::string(dml.kind == DmlPlan::Kind::kDelete ? "DELETE " : "UPDATE ") +
-      std::to_string(runner.count));
   return true;
 }
 

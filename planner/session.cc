@@ -761,6 +761,7 @@ static bool WritesStorage(const PgQuery__Node* node) {
     case PG_QUERY__NODE__NODE_INSERT_STMT:
     case PG_QUERY__NODE__NODE_UPDATE_STMT:
     case PG_QUERY__NODE__NODE_DELETE_STMT:
+    case PG_QUERY__NODE__NODE_MERGE_STMT:
     case PG_QUERY__NODE__NODE_CREATE_STMT:
     case PG_QUERY__NODE__NODE_DROP_STMT:
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
@@ -843,6 +844,8 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
       return AnalyzeUpdate(plan.get(), error);
     case PG_QUERY__NODE__NODE_DELETE_STMT:
       return AnalyzeDelete(plan.get(), error);
+    case PG_QUERY__NODE__NODE_MERGE_STMT:
+      return AnalyzeMerge(plan.get(), error);
     case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
       return AnalyzeCreateTableAs(plan.get(), error);
     case PG_QUERY__NODE__NODE_PREPARE_STMT:
@@ -1366,7 +1369,7 @@ ExecuteResult SessionImpl::RunPortal(PortalImpl* portal, int64_t max_rows,
         plan.simple, [&] { return RunCreateTableAs(portal, sink); });
     return portal->final_result;
   }
-  if (plan.dml) {
+  if (plan.dml || plan.merge) {
     if (!portal->started) {
       PgError error;
       portal->started = true;

@@ -88,10 +88,11 @@ struct Plan {
   // which that list was last found current.
   std::vector<std::string> search_path;
   uint64_t settings_generation = 0;
-  bool reanalyse = false;                 // the last analysis again failed
-  std::shared_ptr<Compiled> compiled;     // SELECT over tables
-  std::shared_ptr<struct DmlPlan> dml;    // INSERT / UPDATE / DELETE
-  std::shared_ptr<struct CtasPlan> ctas;  // CREATE TABLE AS, SELECT INTO
+  bool reanalyse = false;                   // the last analysis again failed
+  std::shared_ptr<Compiled> compiled;       // SELECT over tables
+  std::shared_ptr<struct DmlPlan> dml;      // INSERT / UPDATE / DELETE
+  std::shared_ptr<struct MergePlan> merge;  // MERGE
+  std::shared_ptr<struct CtasPlan> ctas;    // CREATE TABLE AS, SELECT INTO
   // WITH queries that are INSERT / UPDATE / DELETE (with_dml.cc): run first,
   // their RETURNING rows then read by the rest of the statement.
   std::shared_ptr<struct WithDml> with_dml;
@@ -396,6 +397,16 @@ class SessionImpl : public Session,
   bool AnalyzeUpdate(Plan* plan, PgError* error);
   bool AnalyzeDelete(Plan* plan, PgError* error);
   bool RunDml(PortalImpl* portal, PgError* error);
+  // RunDml's parts: the write's start (lock, transaction, timeout), reading
+  // the rows to change, changing them.
+  bool StartDml(PortalImpl* portal, const char* command, bool counters,
+                PgError* error);
+  bool CollectDml(PortalImpl* portal, const struct DmlPlan& dml, bool merge,
+                  struct DmlRows* rows, PgError* error);
+  bool ApplyDml(PortalImpl* portal, const struct DmlPlan& dml,
+                const struct DmlRows& rows, int64_t* count, PgError* error);
+  bool AnalyzeMerge(Plan* plan, PgError* error);
+  bool RunMerge(PortalImpl* portal, PgError* error);
   // COPY FROM: an insert plan for the table (defaults, constraints, no
   // RETURNING), then rows through the INSERT pipeline one at a time. `row`
   // holds a value per table column (canonical text of the column's type);

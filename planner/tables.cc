@@ -293,20 +293,23 @@ bool SessionImpl::RefreshPlan(Plan* plan, PgError* error) {
     std::vector<ColumnDesc> columns;
     std::shared_ptr<Compiled> compiled;
     std::shared_ptr<DmlPlan> dml;
+    std::shared_ptr<MergePlan> merge;
     ~Earlier() {
       plan->columns = std::move(columns);
-      if (!plan->compiled && !plan->dml) {
+      if (!plan->compiled && !plan->dml && !plan->merge) {
         plan->compiled = std::move(compiled);
         plan->dml = std::move(dml);
+        plan->merge = std::move(merge);
       }
     }
   } earlier{plan, plan->columns, std::move(plan->compiled),
-            std::move(plan->dml)};
+            std::move(plan->dml), std::move(plan->merge)};
   const std::vector<ColumnDesc>& before = earlier.columns;
   plan->reanalyse = true;
   plan->columns.clear();
   plan->compiled.reset();
   plan->dml.reset();
+  plan->merge.reset();
   if (plan->reparse_on_refresh) {
     std::shared_ptr<sql::ParseTree> tree;
     if (!ParseCached(plan->text, &tree, error)) return false;
