@@ -815,6 +815,30 @@ bool Analyzer::AnalyzeCast(const PgQuery__TypeCast* c,
 
 namespace {
 
+// Whether two analysed expressions are the same computation (locations
+// aside), as PostgreSQL's equal() on transformed expressions.
+bool SameExpr(const Expr& a, const Expr& b) {
+  if (a.kind != b.kind || a.type != b.type || a.typmod != b.typmod ||
+      a.name != b.name || a.value != b.value || a.param != b.param ||
+      a.distinct != b.distinct || a.has_else != b.has_else ||
+      a.table_oid != b.table_oid || a.attnum != b.attnum ||
+      a.args.size() != b.args.size() || a.subquery || b.subquery)
+    return false;
+  for (size_t i = 0; i < a.args.size(); i++)
+    if (!SameExpr(*a.args[i], *b.args[i])) return false;
+  return true;
+}
+
+// Where an expression's text starts: its leftmost known location.
+int LeftmostLocation(const Expr& e) {
+  int at = e.location;
+  for (const auto& a : e.args) {
+    int inner = LeftmostLocation(*a);
+    if (inner >= 0 && (at < 0 || inner < at)) at = inner;
+  }
+  return at;
+}
+
 // Casts PostgreSQL marks stable, not immutable: they read TimeZone,
 // DateStyle or IntervalStyle, so they run when the statement executes and a
 // prepared statement sees the settings of each EXECUTE.
@@ -1844,6 +1868,17 @@ bool Analyzer::AnalyzeAggregate(const PgQuery__FuncCall* f,
            sb->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST);
       order_flags += desc ? 'D' : 'A';
       order_flags += nulls_first ? 'F' : 'L';
+      // DISTINCT sorts the values themselves: a key must be an argument.
+      bool argument = false;
+      for (const auto& a : e->args) argument = argument || SameExpr(*a, *key);
+      if (f->agg_distinct && !argument) {
+        in_aggregate_ = false;
+        *error = Err("42P10",
+                     "in an aggregate with DISTINCT, ORDER BY expressions "
+                     "must appear in argument list",
+                     LeftmostLocation(*key));
+        return false;
+      }
       order_keys.push_back(std::move(key));
     }
   }

@@ -1614,19 +1614,13 @@ std::string QueryCompiler::EmitAggregateCall(
   if (e.name == "bool_or") return "max(" + d + a + ")";
   if (e.name == "string_agg" && e.param > 0 && e.value) {
     // string_agg(x, sep ORDER BY keys): SQLite's aggregates take no
-    // ORDER BY, so the rows are collected and sorted at the end.
-    if (e.distinct) {
-      if (!emit_failed_)
-        emit_error_ = Err("0A000",
-                          "string_agg(DISTINCT ... ORDER BY ...) is not "
-                          "supported yet",
-                          e.location);
-      emit_failed_ = true;
-      return "NULL";
-    }
-    std::string sql = "kova_ordered_string_agg(" +
-                      SqlQuoteLiteral(OrderFlags(e, args, 2)) + ", " + a +
-                      ", " + Emit(*args[1]);
+    // ORDER BY, so the rows are collected and sorted at the end. With
+    // DISTINCT the keys are the value itself (checked by the analysis):
+    // equal values end up side by side, and "U" keeps one of each.
+    std::string sql =
+        "kova_ordered_string_agg(" +
+        SqlQuoteLiteral((e.distinct ? "U" : "") + OrderFlags(e, args, 2)) +
+        ", " + a + ", " + Emit(*args[1]);
     for (size_t i = 2; i < args.size(); i++) sql += ", " + Emit(*args[i]);
     return sql + ")";
   }

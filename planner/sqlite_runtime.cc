@@ -440,11 +440,16 @@ void ArrayAggFinal(sqlite3_context* ctx) {
   }
   if (agg->distinct) {
     // DISTINCT sorts the values (PostgreSQL requires any ORDER BY to be
-    // the argument itself), NULL last.
+    // the argument itself), NULLs where that ORDER BY puts them (last by
+    // default, first for DESC).
     bool failed = false;
+    const bool nulls_first = flags.size() > 1 && flags[1] == 'F';
     std::stable_sort(
         items.begin(), items.end(), [&](const Value& x, const Value& y) {
-          if (!x || !y) return x.has_value() && !y.has_value();
+          if (!x || !y) {
+            if (x.has_value() == y.has_value()) return false;
+            return nulls_first ? !x.has_value() : x.has_value();
+          }
           int c = 0;
           if (!CompareValues(input, input, *x, *y, storage, &c, &error))
             failed = true;
