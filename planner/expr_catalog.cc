@@ -289,6 +289,12 @@ std::vector<FunctionDef> BuiltinFunctions() {
       {"jsonb_set", {JB, T, JB, B}, JB},
       {"jsonb_set", {JB, 1009, JB}, JB},
       {"jsonb_set", {JB, 1009, JB, B}, JB},
+      {"jsonb_insert", {JB, T, JB}, JB},
+      {"jsonb_insert", {JB, T, JB, B}, JB},
+      {"jsonb_insert", {JB, 1009, JB}, JB},
+      {"jsonb_insert", {JB, 1009, JB, B}, JB},
+      {"json_strip_nulls", {J}, J},
+      {"jsonb_strip_nulls", {JB}, JB},
       // Advisory locks (advisory_locks.cc): a bigint key or two int keys.
       {"pg_advisory_lock", {I8}, oid::kVoid},
       {"pg_advisory_lock", {I4, I4}, oid::kVoid},

@@ -307,12 +307,20 @@ bool NumberToChar(const std::string& value, const std::string& f,
        sign_sg = false, sign_s_front = false, sign_s_back = false;
   int int_digits = 0, frac_digits = 0, zero_from = -1;
   bool seen_point = false;
+  // PR at the end: a negative value in angle brackets, where its sign
+  // would float, and '>' after it (blanks for others).
+  bool angle = false;
   std::string f2;  // the pattern without FM
   for (size_t i = 0; i < f.size(); i++) {
     if (StartsWith(f, i, "FM") || StartsWith(f, i, "fm")) {
       fm = true;
       i++;
       continue;
+    }
+    if (i + 2 == f.size() &&
+        (StartsWith(f, i, "PR") || StartsWith(f, i, "pr"))) {
+      angle = true;
+      break;
     }
     if (StartsWith(f, i, "EEEE") || StartsWith(f, i, "RN") ||
         StartsWith(f, i, "rn") || f[i] == 'V' || f[i] == 'v') {
@@ -372,17 +380,14 @@ bool NumberToChar(const std::string& value, const std::string& f,
       else if (zero_from >= 0 && k >= zero_from)
         digits[k] = '0';
     }
-    // A lone zero before the point when nothing else prints (9.99 -> " .50"
-    // in PostgreSQL prints "0" only with a 0 position; with all 9s and a
-    // zero value it prints "0" in the last integer position).
+    // A zero integer part in 9 positions (PostgreSQL's IS_PREDEC_SPACE):
+    // printed as "0" when no fraction follows (999 -> "   0"); before a
+    // fraction a blank (9.99 -> "  .50"), except that fill mode keeps a
+    // lone "0." when every fraction digit goes (FM9.99 -> "0.").
     if (int_part.empty() && int_digits > 0 && zero_from < 0 &&
-        (frac_digits == 0 || true)) {
-      if (frac_digits == 0 ||
-                  frac_part.find_first_not_of('0') == std::string::npos
-              ? true
-              : false)
-        digits[int_digits - 1] = '0';
-    }
+        (frac_digits == 0 ||
+         (fm && frac_part.find_first_not_of('0') == std::string::npos)))
+      digits[int_digits - 1] = '0';
   }
   std::string result;
   int ipos = 0, fpos = 0;
@@ -395,7 +400,7 @@ bool NumberToChar(const std::string& value, const std::string& f,
   bool float_sign = !has_sign || sign_s_front;
   auto float_char = [&]() -> std::string {
     if (sign_s_front) return sign_char();
-    return negative ? "-" : (fm ? "" : " ");
+    return negative ? (angle ? "<" : "-") : (fm ? "" : " ");
   };
   for (size_t i = 0; i < f2.size(); i++) {
     char c = f2[i];
@@ -471,6 +476,7 @@ bool NumberToChar(const std::string& value, const std::string& f,
       result.erase(k, std::string::npos);
     }
   }
+  if (angle) result += negative ? ">" : (fm ? "" : " ");
   *out = result;
   return true;
 }

@@ -459,14 +459,40 @@ bool Contains(const JNode& a, const JNode& b) {
   return false;
 }
 
+// json(b)_strip_nulls: object members whose value is null go, at any
+// depth (array elements stay), written without blanks as PostgreSQL's
+// json version does.
+std::string StripNulls(const JNode& node) {
+  if (node.kind == 'o') {
+    std::string j = "{";
+    for (const auto& m : node.members) {
+      if (m.second.kind == 'n') continue;
+      if (j.size() > 1) j += ",";
+      j += Quote(m.first) + ":" + StripNulls(m.second);
+    }
+    return j + "}";
+  }
+  if (node.kind == 'a') {
+    std::string j = "[";
+    for (const auto& item : node.items) {
+      if (j.size() > 1) j += ",";
+      j += StripNulls(item);
+    }
+    return j + "]";
+  }
+  return node.text;
+}
+
 // jsonb_set and #- (setPath in PostgreSQL's jsonfuncs.c): `node` with the
 // value at path[level...] replaced by `value` (nullptr: deleted). A key or
 // index that is missing adds `value` when `create` and at the path's last
 // element (an index before the start prepends, past the end appends);
 // otherwise nothing changes. Writes the result's JSON text.
+// `insert` (jsonb_insert): 1 before, 2 after the array element at the
+// path; an existing key is an error.
 bool SetPath(const JNode& node, const std::vector<std::string>& path,
              size_t level, const std::string* value, bool create,
-             std::string* out, PgError* error) {
+             std::string* out, PgError* error, int insert = 0) {
   const bool last = level + 1 == path.size();
   const std::string& key = path[level];
   if (node.kind == 'o') {
@@ -477,10 +503,16 @@ bool SetPath(const JNode& node, const std::vector<std::string>& path,
       if (m.first == key) {
         found = true;
         if (last) {
+          if (insert) {
+            *error = Err("22023", "cannot replace existing key");
+            error->hint =
+                "Try using the function jsonb_set to replace key value.";
+            return false;
+          }
           if (!value) continue;
           member = *value;
         } else if (!SetPath(m.second, path, level + 1, value, create, &member,
-                            error)) {
+                            error, insert)) {
           return false;
         }
       }
@@ -515,10 +547,13 @@ bool SetPath(const JNode& node, const std::vector<std::string>& path,
       if (i != idx) {
         add(item.text);
       } else if (last) {
+        if (insert == 2) add(item.text);
         if (value) add(*value);
+        if (insert == 1) add(item.text);
       } else {
         std::string inner;
-        if (!SetPath(item, path, level + 1, value, create, &inner, error))
+        if (!SetPath(item, path, level + 1, value, create, &inner, error,
+                     insert))
           return false;
         add(inner);
       }
@@ -638,7 +673,8 @@ bool EvalJsonFunction(const Expr& e, const std::vector<Value>& args,
                                        "-",
                                        "||",
                                        "#-",
-                                       "jsonb_set"};
+                                       "jsonb_set",
+                                       "jsonb_insert"};
   bool known = false;
   for (const char* k : kNames)
     if (n == k) known = true;
@@ -763,7 +799,7 @@ bool EvalJsonFunction(const Expr& e, const std::vector<Value>& args,
     std::string norm;
     if (!types::json::Normalize(j, &norm, error)) return false;
     *out = norm;
-  } else if (n == "jsonb_set" || n == "#-") {
+  } else if (n == "jsonb_set" || n == "#-" || n == "jsonb_insert") {
     std::vector<std::string> path;
     if (!ParsePath(*args[1], &path, error)) return false;
     if (doc.kind != 'o' && doc.kind != 'a') {
@@ -775,16 +811,19 @@ bool EvalJsonFunction(const Expr& e, const std::vector<Value>& args,
       *out = *args[0];
       return true;
     }
+    const bool insert = n == "jsonb_insert";
     std::string value;
-    if (n == "jsonb_set") {
+    if (n == "jsonb_set" || insert) {
       JNode parsed;
       if (!ParseJson(*args[2], &parsed, error)) return false;
       value = parsed.text;
     }
-    bool create = n == "jsonb_set" && (args.size() < 4 || *args[3] == "t");
+    bool create =
+        insert || (n == "jsonb_set" && (args.size() < 4 || *args[3] == "t"));
+    int where = !insert ? 0 : args.size() >= 4 && *args[3] == "t" ? 2 : 1;
     std::string j;
-    if (!SetPath(doc, path, 0, n == "jsonb_set" ? &value : nullptr, create, &j,
-                 error))
+    if (!SetPath(doc, path, 0, n == "#-" ? nullptr : &value, create, &j, error,
+                 where))
       return false;
     std::string norm;
     if (!types::json::Normalize(j, &norm, error)) return false;
@@ -822,7 +861,13 @@ bool EvalJsonFunction(const Expr& e, const std::vector<Value>& args,
     if (!types::json::Normalize(j, &norm, error)) return false;
     *out = norm;
   } else if (n == "json_strip_nulls" || n == "jsonb_strip_nulls") {
-    *handled = false;
+    std::string j = StripNulls(doc);
+    if (jsonb) {
+      std::string norm;
+      if (!types::json::Normalize(j, &norm, error)) return false;
+      j = std::move(norm);
+    }
+    *out = j;
   }
   return true;
 }
