@@ -113,6 +113,102 @@ ExecuteResult SessionImpl::RunExecute(PortalImpl* portal, int64_t max_rows,
   return Run(execute_portal_.get(), max_rows, sink, simple);
 }
 
+// REINDEX: SQLite rebuilds the indexes of the collections' tables (an
+// index's own table for REINDEX INDEX: all of its indexes are rebuilt).
+ExecuteResult SessionImpl::RunReindex(const PgQuery__ReindexStmt* stmt) {
+  PgError error;
+  if (!CheckWritable("REINDEX", &error)) return Fail(error);
+  if (!LoadCatalog(&error)) return Fail(error);
+  const bool whole =
+      stmt->kind == PG_QUERY__REINDEX_OBJECT_TYPE__REINDEX_OBJECT_SYSTEM ||
+      stmt->kind == PG_QUERY__REINDEX_OBJECT_TYPE__REINDEX_OBJECT_DATABASE;
+  bool concurrently = false;
+  for (size_t i = 0; i < stmt->n_params; i++) {
+    std::string opt = stmt->params[i]->def_elem->defname;
+    if (opt == "concurrently") {
+      concurrently = true;
+    } else if (opt != "verbose" && opt != "tablespace") {
+      return Fail(Err("42601", "unrecognized REINDEX option \"" + opt + "\"",
+                      stmt->params[i]->def_elem->location));
+    }
+  }
+  if ((whole || concurrently) && (in_block_ || implicit_)) {
+    return Fail(Err(
+        "25001",
+        std::string(concurrently ? "REINDEX CONCURRENTLY"
+                    : stmt->kind ==
+                            PG_QUERY__REINDEX_OBJECT_TYPE__REINDEX_OBJECT_SYSTEM
+                        ? "REINDEX SYSTEM"
+                        : "REINDEX DATABASE") +
+            " cannot run inside a transaction block"));
+  }
+  std::vector<const catalog::Table*> tables;
+  switch (stmt->kind) {
+    case PG_QUERY__REINDEX_OBJECT_TYPE__REINDEX_OBJECT_TABLE:
+    case PG_QUERY__REINDEX_OBJECT_TYPE__REINDEX_OBJECT_INDEX: {
+      const PgQuery__RangeVar* rv = stmt->relation;
+      bool index =
+          stmt->kind == PG_QUERY__REINDEX_OBJECT_TYPE__REINDEX_OBJECT_INDEX;
+      std::vector<std::string> schemas;
+      if (rv->schemaname && *rv->schemaname)
+        schemas.push_back(rv->schemaname);
+      else
+        schemas = SearchPathSchemas(/*for_lookup=*/true);
+      const catalog::Table* found = nullptr;
+      for (const auto& s : schemas) {
+        found = index ? catalog_->FindIndexTable(s, rv->relname)
+                      : catalog_->FindTable(s, rv->relname);
+        if (found) break;
+      }
+      if (!found) {
+        std::string name = rv->schemaname && *rv->schemaname
+                               ? std::string(rv->schemaname) + "." + rv->relname
+                               : std::string(rv->relname);
+        return Fail(Err("42P01", "relation \"" + name + "\" does not exist"));
+      }
+      tables.push_back(found);
+      break;
+    }
+    case PG_QUERY__REINDEX_OBJECT_TYPE__REINDEX_OBJECT_SCHEMA: {
+      std::string schema = stmt->name ? stmt->name : "";
+      if (!catalog_->FindSchema(schema))
+        return Fail(Err("3F000", "schema \"" + schema + "\" does not exist"));
+      for (const auto& [k, t] : catalog_->tables())
+        if (t.schema == schema) tables.push_back(&t);
+      break;
+    }
+    default: {
+      std::string name = stmt->name ? stmt->name : "";
+      if (!name.empty() && name != database_)
+        return Fail(
+            Err("0A000", "can only reindex the currently open database"));
+      // SYSTEM: the catalogs are documents with their own indexes, which
+      // the store keeps; DATABASE rebuilds the tables' indexes.
+      if (stmt->kind == PG_QUERY__REINDEX_OBJECT_TYPE__REINDEX_OBJECT_DATABASE)
+        for (const auto& [k, t] : catalog_->tables()) tables.push_back(&t);
+      break;
+    }
+  }
+  docstore::Status s = EnsureWriteTransaction();
+  if (!s.ok()) return Fail(TableError(s));
+  for (const catalog::Table* t : tables) {
+    std::string tbl;
+    if (!CollectionTable(
+            t->schema == "admin" ? "admin.counters" : t->collection, &tbl,
+            &error))
+      return Fail(error);
+    char* message = nullptr;
+    std::string sql = "REINDEX " + tbl;
+    if (sqlite3_exec(storage_->connection(), sql.c_str(), nullptr, nullptr,
+                     &message) != SQLITE_OK) {
+      std::string m = message ? message : "failed";
+      sqlite3_free(message);
+      return Fail(Err("XX000", "REINDEX failed: " + m));
+    }
+  }
+  return Tag("REINDEX");
+}
+
 ExecuteResult SessionImpl::RunVacuum(const PgQuery__VacuumStmt* stmt) {
   const char* what = stmt->is_vacuumcmd ? "VACUUM" : "ANALYZE";
   if (stmt->is_vacuumcmd && (in_block_ || implicit_))

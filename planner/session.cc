@@ -789,6 +789,10 @@ static bool WritesStorage(const PgQuery__Node* node) {
       return node->select_stmt->into_clause != nullptr;
     case PG_QUERY__NODE__NODE_COPY_STMT:
       return node->copy_stmt->is_from;
+    case PG_QUERY__NODE__NODE_LOCK_STMT:  // modes above ACCESS SHARE
+      return node->lock_stmt->mode > 1;
+    case PG_QUERY__NODE__NODE_REINDEX_STMT:
+      return true;
     default:
       return false;
   }
@@ -853,6 +857,7 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
     case PG_QUERY__NODE__NODE_EXECUTE_STMT:
       return AnalyzeExecute(plan.get(), error);
     case PG_QUERY__NODE__NODE_VACUUM_STMT:
+    case PG_QUERY__NODE__NODE_REINDEX_STMT:
     case PG_QUERY__NODE__NODE_CREATE_STMT:
     case PG_QUERY__NODE__NODE_DROP_STMT:
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:

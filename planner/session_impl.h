@@ -483,6 +483,7 @@ class SessionImpl : public Session,
   ExecuteResult RunExecute(PortalImpl* portal, int64_t max_rows,
                            ResultSink* sink, bool simple);
   ExecuteResult RunVacuum(const PgQuery__VacuumStmt* stmt);
+  ExecuteResult RunReindex(const PgQuery__ReindexStmt* stmt);
   std::map<std::string, std::shared_ptr<Plan>> sql_prepared_;
   // Tables created or truncated in the current transaction and savepoint
   // level (COPY FREEZE is allowed on them, as PostgreSQL allows it).

@@ -365,8 +365,11 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
   if (name == "kova_lock_table") {
     // LOCK TABLE. Readers never wait in Kova and a transaction's snapshot
     // already keeps what it reads, so ACCESS SHARE (what pg_dump takes)
-    // is granted at once; stronger modes would have to keep writers out,
-    // which Kova cannot do yet.
+    // is granted at once. Stronger modes take the database's write lock
+    // for the rest of the transaction: every other writer waits, which
+    // covers what each mode keeps out of the table (more than ROW SHARE
+    // needs, and readers still read the last commit where ACCESS
+    // EXCLUSIVE would make them wait).
     if (!in_block_) {
       *error =
           Err("25P01", "LOCK TABLE can only be used in transaction blocks");
@@ -396,11 +399,16 @@ bool SessionImpl::CallSystemFunction(const std::string& name,
         return false;
       }
     }
-    if (std::stoi(*args[0]) != kAccessShareLock) {
-      *error = Err("0A000",
-                   "LOCK TABLE in a mode other than ACCESS SHARE is not "
-                   "supported yet");
+    const int mode = std::stoi(*args[0]);
+    constexpr int kRowExclusiveLock = 3;
+    if (mode > kRowExclusiveLock && !CheckWritable("LOCK TABLE", error))
       return false;
+    if (mode != kAccessShareLock) {
+      docstore::Status s = EnsureWriteTransaction();
+      if (!s.ok()) {
+        *error = TableError(s);
+        return false;
+      }
     }
     return true;
   }

@@ -186,6 +186,10 @@ const char* StatementName(const PgQuery__Node* node) {
       return "UNLISTEN";
     case PG_QUERY__NODE__NODE_VACUUM_STMT:
       return "VACUUM/ANALYZE";
+    case PG_QUERY__NODE__NODE_REINDEX_STMT:
+      return "REINDEX";
+    case PG_QUERY__NODE__NODE_CLUSTER_STMT:
+      return "CLUSTER";
     case PG_QUERY__NODE__NODE_LOCK_STMT:
       return "LOCK";
     case PG_QUERY__NODE__NODE_CREATE_ENUM_STMT:
@@ -236,6 +240,8 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
       return RunPrepare(plan);
     case PG_QUERY__NODE__NODE_VACUUM_STMT:
       return RunVacuum(node->vacuum_stmt);
+    case PG_QUERY__NODE__NODE_REINDEX_STMT:
+      return RunReindex(node->reindex_stmt);
     case PG_QUERY__NODE__NODE_LOCK_STMT: {
       // LOCK TABLE: the mode, then each relation as "schema.name" (empty
       // schema: unqualified); checked by kova_lock_table
