@@ -606,9 +606,19 @@ bool Analyzer::Analyze(const PgQuery__Node* node, std::unique_ptr<Expr>* out,
           Err("42803", "grouping operations are not allowed in this context",
               node->grouping_func->location);
       return false;
-    default:
-      *error = Err("0A000", "this kind of expression is not supported yet");
+    case PG_QUERY__NODE__NODE_CURRENT_OF_EXPR:
+      *error = Err("0A000", "WHERE CURRENT OF is not supported yet");
       return false;
+    default: {
+      // The parse node's name says what is missing ("xml_expr", ...).
+      const ProtobufCFieldDescriptor* field =
+          protobuf_c_message_descriptor_get_field(&pg_query__node__descriptor,
+                                                  node->node_case);
+      *error = Err("0A000", std::string("this kind of expression (") +
+                                (field ? field->name : "unknown") +
+                                ") is not supported yet");
+      return false;
+    }
   }
 }
 

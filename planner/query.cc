@@ -491,6 +491,14 @@ bool QueryCompiler::AddFromItem(const PgQuery__Node* node, std::string* sql,
       return AddJoinItem(node->join_expr, sql, error);
     case PG_QUERY__NODE__NODE_RANGE_FUNCTION:
       return AddFunctionItem(node->range_function, sql, error);
+    case PG_QUERY__NODE__NODE_RANGE_TABLE_SAMPLE:
+      *error = Err("0A000", "TABLESAMPLE is not supported yet",
+                   node->range_table_sample->location);
+      return false;
+    case PG_QUERY__NODE__NODE_RANGE_TABLE_FUNC:
+      *error = Err("0A000", "XMLTABLE is not supported yet",
+                   node->range_table_func->location);
+      return false;
     default:
       *error = Err("0A000", "this FROM item is not supported yet");
       return false;
