@@ -272,6 +272,13 @@ class Analyzer {
   bool in_aggregate_ = false;
   bool in_filter_ = false;
   bool window_call_ = false;  // AnalyzeAggregate for a window function
+  // Parse nodes made during analysis (RowOfSubquery), kept while it runs.
+  std::vector<std::shared_ptr<void>> made_nodes_;
+  // (a, b) op (SELECT x, y ...): a row of one scalar subquery per column,
+  // made from the statement's (null when the subquery cannot be split).
+  const PgQuery__Node* RowOfSubquery(const PgQuery__SubLink* link,
+                                     size_t columns, int location,
+                                     PgError* error);
 };
 
 // Resolves a TypeName node into an OID and typmod (42704 when unknown).

@@ -33,6 +33,73 @@ std::unique_ptr<Expr> Combine(Expr::Kind kind,
 
 }  // namespace
 
+const PgQuery__Node* Analyzer::RowOfSubquery(const PgQuery__SubLink* link,
+                                             size_t columns, int location,
+                                             PgError* error) {
+  const PgQuery__SelectStmt* s =
+      link->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT
+          ? link->subselect->select_stmt
+          : nullptr;
+  bool plain = s && s->op == PG_QUERY__SET_OPERATION__SETOP_NONE &&
+               s->n_values_lists == 0;
+  for (size_t i = 0; plain && i < s->n_target_list; i++) {
+    const PgQuery__Node* v = s->target_list[i]->res_target->val;
+    plain =
+        v && !(v->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+               v->column_ref->n_fields > 0 &&
+               v->column_ref->fields[v->column_ref->n_fields - 1]->node_case ==
+                   PG_QUERY__NODE__NODE_A_STAR);
+  }
+  if (!plain) {
+    *error = Err("0A000",
+                 "comparing a row with this kind of subquery (a set "
+                 "operation, VALUES or *) is not supported yet",
+                 location);
+    return nullptr;
+  }
+  if (s->n_target_list != columns) {
+    *error = Err("42601",
+                 s->n_target_list > columns ? "subquery has too many columns"
+                                            : "subquery has too few columns",
+                 location);
+    return nullptr;
+  }
+  // One scalar subquery per column: the same query (its one row) read
+  // once per field, each checking for a second row.
+  auto keep = [&](auto value) {
+    auto p = std::make_shared<decltype(value)>(value);
+    made_nodes_.push_back(p);
+    return p.get();
+  };
+  auto args = std::make_shared<std::vector<PgQuery__Node*>>();
+  made_nodes_.push_back(args);
+  for (size_t i = 0; i < columns; i++) {
+    PgQuery__SelectStmt one = *s;
+    auto target =
+        std::make_shared<std::vector<PgQuery__Node*>>(1, s->target_list[i]);
+    made_nodes_.push_back(target);
+    one.n_target_list = 1;
+    one.target_list = target->data();
+    PgQuery__Node select_node = PG_QUERY__NODE__INIT;
+    select_node.node_case = PG_QUERY__NODE__NODE_SELECT_STMT;
+    select_node.select_stmt = keep(one);
+    PgQuery__SubLink sub = *link;
+    sub.subselect = keep(select_node);
+    PgQuery__Node sub_node = PG_QUERY__NODE__INIT;
+    sub_node.node_case = PG_QUERY__NODE__NODE_SUB_LINK;
+    sub_node.sub_link = keep(sub);
+    args->push_back(keep(sub_node));
+  }
+  PgQuery__RowExpr row = PG_QUERY__ROW_EXPR__INIT;
+  row.n_args = args->size();
+  row.args = args->data();
+  row.location = link->location;
+  PgQuery__Node row_node = PG_QUERY__NODE__INIT;
+  row_node.node_case = PG_QUERY__NODE__NODE_ROW_EXPR;
+  row_node.row_expr = keep(row);
+  return keep(row_node);
+}
+
 bool Analyzer::IsRow(const PgQuery__Node* node) {
   return node && node->node_case == PG_QUERY__NODE__NODE_ROW_EXPR;
 }
@@ -44,6 +111,17 @@ bool Analyzer::CompareNodes(const std::string& op, const PgQuery__Node* left,
     std::unique_ptr<Expr> l, r;
     if (!Analyze(left, &l, error) || !Analyze(right, &r, error)) return false;
     return Compare(op, std::move(l), std::move(r), location, out, error);
+  }
+  // A row against a subquery of several columns (PostgreSQL's
+  // ROWCOMPARE_SUBLINK, row on the left only): compared with the
+  // subquery's one row (null for none, 21000 for more).
+  if (IsRow(left) && right &&
+      right->node_case == PG_QUERY__NODE__NODE_SUB_LINK &&
+      right->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK) {
+    const PgQuery__Node* split =
+        RowOfSubquery(right->sub_link, left->row_expr->n_args, location, error);
+    if (!split) return false;
+    return CompareNodes(op, left, split, location, out, error);
   }
   if (!IsRow(left) || !IsRow(right)) {
     // A row against a scalar: PostgreSQL finds no record operator.
