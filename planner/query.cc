@@ -2629,6 +2629,10 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
   if (!with_ties) sql += order;
   if (s->limit_count || s->limit_offset) {
     std::string limit = "-1", offset = "0";
+    // LIMIT / OFFSET over an enclosing query's columns: SQLite evaluates
+    // them apart from the outer row, so the rows are numbered instead and
+    // a wrapping SELECT keeps those in range.
+    bool limit_reads_outer = false;
     for (int k = 0; k < 2; k++) {
       const PgQuery__Node* n = k == 0 ? s->limit_count : s->limit_offset;
       if (!n) continue;
@@ -2638,8 +2642,10 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
       std::unique_ptr<Expr> e;
       aggregate_context_ = k == 0 ? "LIMIT" : "OFFSET";
       window_context_ = aggregate_context_;
+      const int outer_before = outer_references_;
       bool ok = analyzer_.Analyze(n, &e, error) &&
                 analyzer_.Coerce(&e, oid::kInt8, -1, error);
+      limit_reads_outer |= outer_references_ > outer_before;
       aggregate_context_ = nullptr;
       window_context_ = nullptr;
       if (!ok) return false;
@@ -2650,7 +2656,30 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
                                                : "0") +
                                   ")";
     }
-    if (!with_ties) {
+    const std::string head = "SELECT " + select;
+    if (limit_reads_outer && !with_ties) {
+      if (s->n_distinct_clause > 0 || sql.compare(0, head.size(), head) != 0) {
+        *error = Err("0A000",
+                     "a reference to an outer query's column in LIMIT or "
+                     "OFFSET of a DISTINCT or HAVING subquery is not "
+                     "supported yet");
+        return false;
+      }
+      std::string window;
+      for (size_t i = 0; i < order_items.size(); i++)
+        window += std::string(i ? ", " : " ORDER BY ") + order_items[i].first +
+                  order_items[i].second;
+      sql.insert(head.size(),
+                 ", row_number() OVER (" + window + ") AS kova_rn");
+      std::string outputs;
+      for (size_t i = 0; i < targets.size(); i++)
+        outputs += (i ? ", " : "") + std::string("c") + std::to_string(i);
+      if (targets.empty()) outputs = "c_none";
+      sql = "SELECT " + outputs + " FROM (" + sql + ") WHERE kova_rn > " +
+            offset + " AND (" + limit + " < 0 OR kova_rn <= " + offset + " + " +
+            limit + ") ORDER BY kova_rn";
+      hidden_order.clear();  // the numbering keeps the order
+    } else if (!with_ties) {
       sql += " LIMIT " + limit + " OFFSET " + offset;
     } else {
       // Keys that are output columns rank the finished rows (DISTINCT and

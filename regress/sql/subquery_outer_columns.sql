@@ -43,3 +43,20 @@ SELECT k, (SELECT max(y) + p.x FROM soc_samples s WHERE s.k = p.k)
 -- Still one row at most for a scalar subquery.
 SELECT k, (SELECT y FROM soc_samples s WHERE s.k = p.k ORDER BY y - p.x)
   FROM soc_points p ORDER BY k;
+
+-- LIMIT and OFFSET over the enclosing query's columns.
+SELECT k, ARRAY(SELECT y FROM soc_samples ORDER BY y LIMIT p.k)
+  FROM soc_points p ORDER BY k;
+SELECT k, ARRAY(SELECT y FROM soc_samples ORDER BY y, k OFFSET p.k)
+  FROM soc_points p ORDER BY k;
+SELECT k, ARRAY(SELECT y FROM soc_samples WHERE y IS NOT NULL
+                ORDER BY abs(y - p.x), y LIMIT p.k OFFSET 1)
+  FROM soc_points p ORDER BY k;
+SELECT k, (SELECT sum(y) FROM (SELECT y FROM soc_samples WHERE y IS NOT NULL
+                                ORDER BY y DESC LIMIT p.k) s)
+  FROM soc_points p ORDER BY k;
+SELECT p.k, l.y FROM soc_points p,
+  LATERAL (SELECT y FROM soc_samples s WHERE s.y > p.x ORDER BY y LIMIT p.k) l
+  ORDER BY 1, 2;
+SELECT k, ARRAY(SELECT y FROM soc_samples ORDER BY y LIMIT -p.k)
+  FROM soc_points p WHERE k = 1;
