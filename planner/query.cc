@@ -2464,8 +2464,17 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     for (const auto& o : order_exprs) list.push_back(o.get());
     if (!CheckGroupingSets(list, having_expr.get(), error)) return false;
   } else if (grouped) {
-    for (const auto& t : targets)
-      if (!CheckGrouping(*t, groups, error)) return false;
+    for (const auto& t : targets) {
+      if (CheckGrouping(*t, groups, error)) continue;
+      // A set-returning call of the list runs in FROM, before grouping:
+      // its column is no grouped value (PostgreSQL expands it after).
+      if (!unnest_calls_.empty())
+        *error = Err("0A000",
+                     "set-returning functions in a SELECT list with "
+                     "aggregates are not supported yet",
+                     error->position > 0 ? error->position - 1 : -1);
+      return false;
+    }
     if (having_expr && !CheckGrouping(*having_expr, groups, error))
       return false;
     for (const auto& o : order_exprs)

@@ -95,6 +95,12 @@ TEST_F(SessionTest, OuterAggregatesAndOuterColumnsInGroupByAreNotSupported) {
   EXPECT_EQ(r.error.message,
             "a reference to an outer query's column in this clause of a "
             "subquery is not supported yet");
+  // A set-returning call beside an aggregate: named, not Kova's SQL.
+  r = One("SELECT max(a), generate_series(1, 2) FROM oa");
+  EXPECT_EQ(r.error.sqlstate, "0A000");
+  EXPECT_EQ(r.error.message,
+            "set-returning functions in a SELECT list with aggregates are "
+            "not supported yet");
   // An outer column in LIMIT is answered (rows numbered in the subquery).
   EXPECT_EQ(Scalar("SELECT sum((SELECT count(*) FROM (SELECT 1 FROM oa i "
                    "LIMIT o.a) s)) FROM oa o"),
