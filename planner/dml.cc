@@ -1052,11 +1052,13 @@ bool SessionImpl::AnalyzeUpdate(Plan* plan, PgError* error) {
     return false;
   if (!compiler.AddTable(table, alias, "t_target", error)) return false;
   std::string from = tbl + " AS t_target";
+  compiler.CollectJoinKeys(true);
   for (size_t i = 0; i < up->n_from_clause; i++) {
     std::string item;
     if (!compiler.AddFromItem(up->from_clause[i], &item, error)) return false;
     from += ", " + item;
   }
+  compiler.CollectJoinKeys(false);
   std::string select = "SELECT t_target.rid, t_target.doc";
   for (size_t i = 0; i < up->n_target_list; i++) {
     const PgQuery__ResTarget* t = up->target_list[i]->res_target;
@@ -1198,8 +1200,11 @@ bool SessionImpl::AnalyzeUpdate(Plan* plan, PgError* error) {
                    e->location);
       return false;
     }
+    compiler.CollectJoinKeys(true);
     where = " WHERE " + compiler.Emit(*e);
+    compiler.CollectJoinKeys(false);
   }
+  compiler.IndexJoinKeys(&from, &where);
   scan->sql = select + " FROM " + from + where;
   dml->scan = scan;
   plan->columns.clear();
@@ -1244,11 +1249,13 @@ bool SessionImpl::AnalyzeDelete(Plan* plan, PgError* error) {
     return false;
   if (!compiler.AddTable(table, alias, "t_target", error)) return false;
   std::string from = tbl + " AS t_target";
+  compiler.CollectJoinKeys(true);
   for (size_t i = 0; i < del->n_using_clause; i++) {
     std::string item;
     if (!compiler.AddFromItem(del->using_clause[i], &item, error)) return false;
     from += ", " + item;
   }
+  compiler.CollectJoinKeys(false);
   std::string where;
   if (del->where_clause) {
     std::unique_ptr<Expr> e;
@@ -1262,8 +1269,11 @@ bool SessionImpl::AnalyzeDelete(Plan* plan, PgError* error) {
                    e->location);
       return false;
     }
+    compiler.CollectJoinKeys(true);
     where = " WHERE " + compiler.Emit(*e);
+    compiler.CollectJoinKeys(false);
   }
+  compiler.IndexJoinKeys(&from, &where);
   scan->sql = "SELECT DISTINCT t_target.rid, t_target.doc FROM " + from + where;
   if (del->n_using_clause == 0)
     scan->sql = "SELECT t_target.rid, t_target.doc FROM " + from + where;

@@ -124,6 +124,9 @@ class SessionHooks {
   virtual std::vector<std::string> SchemaSearchPath(bool for_lookup) {
     return {"public"};
   }
+  // About how many rows the SQLite table of a collection holds (its
+  // largest row id, read from the B-tree's end); -1 when unknown.
+  virtual int64_t EstimateRows(const std::string& sqlite_table) { return -1; }
 };
 
 // Names visible to an expression: the FROM clause of a statement over

@@ -441,6 +441,8 @@ bool QueryCompiler::AddFromItem(const PgQuery__Node* node, std::string* sql,
         for (size_t i = 0; i < rv->alias->n_colnames && i < cols.size(); i++)
           cols[i].name = rv->alias->colnames[i]->string->sval;
       }
+      if (!(table->schema == "admin" && table->name == "counters"))
+        entries_.back().from_sql = tbl;
       *sql = tbl + " AS " + sql_alias;
       return true;
     }
@@ -1359,6 +1361,10 @@ std::string QueryCompiler::EmitOperator(const Expr& e) {
   const Expr& r = *e.args[1];
   if (op == "=" || op == "<>" || op == "!=" || op == "<" || op == ">" ||
       op == "<=" || op == ">=") {
+    if (op == "=" && collect_join_keys_ && l.kind == Expr::Kind::kColumn &&
+        r.kind == Expr::Kind::kColumn && !l.outer && !r.outer &&
+        NativeComparable(l.type, r.type))
+      join_keys_.emplace_back(Emit(l), Emit(r));
     if (NativeComparable(l.type, r.type))
       return "(" + Emit(l) + " " + (op == "!=" ? "<>" : op) + " " + Emit(r) +
              ")";
@@ -1809,6 +1815,120 @@ bool QueryCompiler::GroupedByPrimaryKey(
     return true;
   }
   return false;
+}
+
+bool QueryCompiler::ColumnIndexed(const RangeEntry& entry,
+                                  const std::string& sql) const {
+  const catalog::Table* table = nullptr;
+  if (context_->catalog)
+    for (const auto& [key, t] : context_->catalog->tables())
+      if (t.oid == entry.table_oid) table = &t;
+  if (!table) return true;  // unknown: leave it to SQLite
+  std::string name;
+  for (const auto& c : entry.columns)
+    if (c.sql == sql) name = c.name;
+  const catalog::Column* column = table->FindColumn(name);
+  if (!column) return true;
+  if (!column->counter.empty()) return true;  // its unique index
+  for (const auto& x : table->indexes)
+    if (x.predicate.empty() && !x.columns.empty() && x.columns[0] == name &&
+        x.expression(0).empty())
+      return true;
+  for (const auto& c : table->constraints)
+    if ((c.kind == 'p' || c.kind == 'u') && !c.columns.empty() &&
+        c.columns[0] == name)
+      return true;
+  return false;
+}
+
+void QueryCompiler::MaterializeJoinKeys(std::string* from, std::string* where) {
+  if (join_keys_.empty()) return;
+  // The entry (index) whose column `sql` reads (-1: none of this query's).
+  auto entry_of = [&](const std::string& sql) -> int {
+    for (size_t i = 0; i < entries_.size(); i++)
+      for (const auto& c : entries_[i].columns)
+        if (c.sql == sql) return static_cast<int>(i);
+    return -1;
+  };
+  // A table this query may replace by a subquery.
+  auto table = [&](int i) {
+    const RangeEntry& e = entries_[i];
+    return e.has_doc && !e.from_sql.empty() && e.sql_alias != "t_target";
+  };
+  // The key's call without its collation: what the subquery projects.
+  auto core_of = [](const std::string& sql) -> std::string {
+    std::string core = sql;
+    size_t coll = core.find(" COLLATE ");
+    if (core[0] == '(' && coll != std::string::npos)
+      core = core.substr(1, coll - 1);
+    if (core.rfind("kova_key(", 0) != 0 && core.rfind("kova_get(", 0) != 0)
+      return "";
+    return core;
+  };
+  std::map<int, std::vector<std::string>> keys;  // entry -> key calls
+  for (const auto& [left, right] : join_keys_) {
+    int a = entry_of(left), b = entry_of(right);
+    if (a < 0 || b < 0 || a == b) continue;
+    // An index on either side serves the join (a subquery's or function's
+    // column: SQLite indexes it itself once it materializes it).
+    bool a_table = table(a), b_table = table(b);
+    if ((a_table && ColumnIndexed(entries_[a], left)) ||
+        (b_table && ColumnIndexed(entries_[b], right)) ||
+        (!a_table && !b_table))
+      continue;
+    // Of two tables the smaller is indexed (the other is read once), the
+    // later one when their sizes are not known or an outer join fixes the
+    // order (the later is then the side the join probes).
+    int pick = a_table ? a : b;
+    const bool outer_join = from->find(" LEFT JOIN ") != std::string::npos ||
+                            from->find(" RIGHT JOIN ") != std::string::npos ||
+                            from->find(" FULL JOIN ") != std::string::npos;
+    if (a_table && b_table && outer_join) {
+      pick = std::max(a, b);
+    } else if (a_table && b_table) {
+      int64_t rows_a = context_->hooks
+                           ? context_->hooks->EstimateRows(entries_[a].from_sql)
+                           : -1;
+      int64_t rows_b = context_->hooks
+                           ? context_->hooks->EstimateRows(entries_[b].from_sql)
+                           : -1;
+      pick = rows_a >= 0 && rows_b >= 0 && rows_a != rows_b
+                 ? (rows_a < rows_b ? a : b)
+                 : std::max(a, b);
+    }
+    const std::string& key = pick == a ? left : right;
+    std::string core = core_of(key);
+    if (core.empty()) continue;
+    auto& list = keys[pick];
+    if (std::find(list.begin(), list.end(), core) == list.end())
+      list.push_back(core);
+  }
+  for (const auto& [index, list] : keys) {
+    const RangeEntry& e = entries_[index];
+    std::string item = e.from_sql + " AS " + e.sql_alias;
+    if (from->find(item) == std::string::npos) continue;
+    std::string doc = e.sql_alias + ".doc";
+    std::string select = "SELECT rid, doc";
+    for (size_t k = 0; k < list.size(); k++) {
+      std::string inner = list[k];
+      inner.replace(inner.find(doc), doc.size(), "doc");
+      select += ", " + inner + " AS kova_k" + std::to_string(k);
+    }
+    // LIMIT -1 keeps SQLite from flattening the subquery into the join.
+    std::string subquery =
+        "(" + select + " FROM " + e.from_sql + " LIMIT -1) AS " + e.sql_alias;
+    for (size_t at = from->find(item); at != std::string::npos;
+         at = from->find(item, at + subquery.size()))
+      from->replace(at, item.size(), subquery);
+    for (size_t k = 0; k < list.size(); k++) {
+      std::string column = e.sql_alias + ".kova_k" + std::to_string(k);
+      for (std::string* text : {from, where}) {
+        for (size_t p = text->find(list[k]); p != std::string::npos;
+             p = text->find(list[k], p + column.size()))
+          text->replace(p, list[k].size(), column);
+      }
+    }
+  }
 }
 
 // PostgreSQL's FigureColname, with a scalar subquery named after its
@@ -2291,11 +2411,13 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
   }
   // FROM
   std::string from;
+  collect_join_keys_ = true;
   for (size_t i = 0; i < s->n_from_clause; i++) {
     std::string item;
     if (!AddFromItem(s->from_clause[i], &item, error)) return false;
     from += (i ? ", " : "") + item;
   }
+  collect_join_keys_ = false;
   // unnest(array) in the select list: its rows come from a json_each
   // joined after FROM (several calls run in lockstep); analysis reads the
   // calls as that join's columns (ReplaceCall).
@@ -2344,8 +2466,11 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
                    e->location);
       return false;
     }
+    collect_join_keys_ = true;
     where = Emit(*e);
+    collect_join_keys_ = false;
   }
+  MaterializeJoinKeys(&from, &where);
   // GROUP BY
   std::vector<std::string> groups;
   const bool grouping_sets = grouping_query_;

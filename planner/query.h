@@ -101,6 +101,8 @@ struct RangeEntry {
   };
   std::vector<Col> columns;
   bool has_doc = false;  // a collection table (has _id and doc)
+  // A collection table's SQLite table as FROM names it (MaterializeJoinKeys).
+  std::string from_sql;
   // A table inside a join that merges columns (USING, NATURAL) or has an
   // alias: the join's own entry answers unqualified names and `*` for it.
   bool hidden = false;
@@ -227,6 +229,14 @@ class QueryCompiler : public ExprScope {
   explicit QueryCompiler(CompileContext* context,
                          QueryCompiler* parent = nullptr,
                          Compiled* shared = nullptr);
+
+  // UPDATE ... FROM / DELETE ... USING: collect the join keys of their
+  // items' ON and their WHERE while emitting them (`on`), then make the
+  // keys no index serves columns SQLite indexes (MaterializeJoinKeys).
+  void CollectJoinKeys(bool on) { collect_join_keys_ = on; }
+  void IndexJoinKeys(std::string* from, std::string* where) {
+    MaterializeJoinKeys(from, where);
+  }
 
   // A SELECT (or VALUES / set operation) into `out` (sql, columns, binds).
   // WITH queries (not data-modifying ones) that the rest of the statement
@@ -484,6 +494,17 @@ class QueryCompiler : public ExprScope {
   const Expr* window_aggregate_emitted_ = nullptr;
   // Column references this query resolved in an enclosing query's FROM.
   int outer_references_ = 0;
+  // Equalities between columns of two of its tables in ON and WHERE, as
+  // their SQL (collected while those are emitted).
+  bool collect_join_keys_ = false;
+  std::vector<std::pair<std::string, std::string>> join_keys_;
+  // SQLite joins with nested loops and can index a join key on the fly
+  // only when it is a column: a key of two tables that no index serves
+  // (kova_key(t1.doc, 'k') = kova_key(t2.doc, 'k')) makes the later table
+  // a materialized subquery with the key as a column, which SQLite then
+  // indexes automatically (10k x 10k rows: 10 s -> 20 ms).
+  void MaterializeJoinKeys(std::string* from, std::string* where);
+  bool ColumnIndexed(const RangeEntry& entry, const std::string& sql) const;
   // A query with grouping sets: its subqueries read its columns through
   // marks (MarkOuterReference), which become the columns' SQL where rows
   // are read before grouping and the grouped values elsewhere.

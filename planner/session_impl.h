@@ -370,6 +370,16 @@ class SessionImpl : public Session,
   // existing schemas of search_path, the session's temporary schema first
   // when it has one; creation: the first existing schema of the path.
   std::vector<std::string> SearchPathSchemas(bool for_lookup);
+  int64_t EstimateRows(const std::string& sqlite_table) override {
+    PgError ignored;
+    sqlite3_stmt* stmt =
+        CachedStatement("SELECT max(rid) FROM " + sqlite_table, &ignored);
+    if (!stmt) return -1;
+    int64_t rows =
+        sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
+    sqlite3_reset(stmt);
+    return rows;
+  }
   std::vector<std::string> SchemaSearchPath(bool for_lookup) override {
     PgError ignored;
     LoadCatalog(&ignored);

@@ -75,7 +75,7 @@ SELECT * FROM ju_a JOIN ju_b USING (id, id);
 SELECT x FROM ju_a JOIN ju_b USING (id) JOIN ju_a a2 USING (id);
 SELECT k FROM ju_a JOIN ju_b USING (id);
 SELECT id FROM ju_a JOIN ju_b ON true;
-SELECT * FROM (ju_a JOIN ju_b USING (id)) JOIN ju_a a2 USING (x);
+SELECT * FROM (ju_a JOIN ju_b USING (id)) JOIN ju_a a2 USING (x) ORDER BY y;
 SELECT * FROM ju_a JOIN ju_b USING (id) JOIN ju_a USING (k);
 SELECT * FROM ju_a JOIN (SELECT true AS id) s USING (id);
 SELECT j.y FROM ju_a JOIN ju_b USING (id) AS j;
