@@ -60,6 +60,15 @@ PgError NoCommonType(const std::string& what, uint32_t a, uint32_t b,
              location);
 }
 
+int LeftmostLocation(const Expr& e) {
+  int at = e.location;
+  for (const auto& a : e.args) {
+    int inner = LeftmostLocation(*a);
+    if (inner >= 0 && (at < 0 || inner < at)) at = inner;
+  }
+  return at;
+}
+
 int StartLocation(const Expr& e) {
   if (e.kind != Expr::Kind::kCast || e.args.empty()) return e.location;
   int operand = StartLocation(*e.args[0]);

@@ -346,25 +346,11 @@ bool AlterRunner::DropColumn(const PgQuery__AlterTableCmd* cmd,
   {
     // Views that read the column (and foreign keys of other tables that
     // reference it) depend on it: reported, and with CASCADE dropped first.
-    DependentObject root;
-    root.kind = DependentObject::Kind::kColumn;
-    root.schema = table_.schema;
-    root.name = table_.name;
-    root.member = cname;
-    root.oid = table_.oid;
-    DropClosure closure = session_->MakeDropClosure();
-    closure.Add(root);
-    if (!session_->ReportDrop(closure, root, cascade, sink_, error))
+    bool dropped = false;
+    if (!DropMemberDependents(DependentObject::Kind::kColumn, cname, cascade,
+                              &dropped, error))
       return false;
-    if (closure.has_dependents()) {
-      DropClosure dependents = session_->MakeDropClosure();
-      for (const DependentObject& o : closure.deletion_order())
-        // Silent ones (owned sequences) go with the root.
-        if (o.Key() != root.Key() && !o.silent) dependents.Add(o);
-      if (!session_->DropObjects(dependents, error) || !Reload(error))
-        return false;
-      found = table_.FindColumn(cname);
-    }
+    if (dropped) found = table_.FindColumn(cname);
   }
   std::string self = table_.schema + "." + table_.name;
   // Foreign keys of other tables that reference the column.

@@ -192,6 +192,12 @@ class AlterRunner {
   bool FindUnreferencedRow(const catalog::Constraint& c,
                            const catalog::Table& target, bool* usable,
                            std::optional<int64_t>* rid, PgError* error);
+  // What depends on `member` (a column or constraint of table_, `kind`):
+  // 2BP01 without cascade, else reported and dropped first (table_
+  // reloaded). *dropped: whether anything was.
+  bool DropMemberDependents(DependentObject::Kind kind,
+                            const std::string& member, bool cascade,
+                            bool* dropped, PgError* error);
   // Drops a constraint of table_ (its index too) and, with cascade, the
   // foreign keys of other tables that depend on its index.
   bool RemoveConstraint(const std::string& name, bool cascade,

@@ -702,6 +702,29 @@ bool AlterRunner::RenameStorageIndex(const std::string& collection,
   return true;
 }
 
+bool AlterRunner::DropMemberDependents(DependentObject::Kind kind,
+                                       const std::string& member, bool cascade,
+                                       bool* dropped, PgError* error) {
+  *dropped = false;
+  DependentObject root;
+  root.kind = kind;
+  root.schema = table_.schema;
+  root.name = table_.name;
+  root.member = member;
+  root.oid = table_.oid;
+  DropClosure closure = session_->MakeDropClosure();
+  closure.Add(root);
+  if (!session_->ReportDrop(closure, root, cascade, sink_, error)) return false;
+  if (!closure.has_dependents()) return true;
+  DropClosure dependents = session_->MakeDropClosure();
+  for (const DependentObject& o : closure.deletion_order())
+    // Silent ones (owned sequences) go with the root.
+    if (o.Key() != root.Key() && !o.silent) dependents.Add(o);
+  if (!session_->DropObjects(dependents, error) || !Reload(error)) return false;
+  *dropped = true;
+  return true;
+}
+
 bool AlterRunner::RemoveConstraint(const std::string& name, bool cascade,
                                    const std::string& dependency_what,
                                    PgError* error) {
@@ -712,23 +735,10 @@ bool AlterRunner::RemoveConstraint(const std::string& name, bool cascade,
   catalog::Constraint c = *found;
   if (c.kind == 'p') {
     // Views whose grouping relies on the key (functional dependency).
-    DependentObject root;
-    root.kind = DependentObject::Kind::kConstraint;
-    root.schema = table_.schema;
-    root.name = table_.name;
-    root.member = c.name;
-    root.oid = table_.oid;
-    DropClosure closure = session_->MakeDropClosure();
-    closure.Add(root);
-    if (!session_->ReportDrop(closure, root, cascade, sink_, error))
+    bool dropped = false;
+    if (!DropMemberDependents(DependentObject::Kind::kConstraint, c.name,
+                              cascade, &dropped, error))
       return false;
-    if (closure.has_dependents()) {
-      DropClosure dependents = session_->MakeDropClosure();
-      for (const DependentObject& o : closure.deletion_order())
-        if (o.Key() != root.Key()) dependents.Add(o);
-      if (!session_->DropObjects(dependents, error) || !Reload(error))
-        return false;
-    }
   }
   if (c.kind == 'p' || c.kind == 'u') {
     // Foreign keys that reference these columns depend on the index.

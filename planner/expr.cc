@@ -839,16 +839,6 @@ bool SameExpr(const Expr& a, const Expr& b) {
   return true;
 }
 
-// Where an expression's text starts: its leftmost known location.
-int LeftmostLocation(const Expr& e) {
-  int at = e.location;
-  for (const auto& a : e.args) {
-    int inner = LeftmostLocation(*a);
-    if (inner >= 0 && (at < 0 || inner < at)) at = inner;
-  }
-  return at;
-}
-
 // Casts PostgreSQL marks stable, not immutable: they read TimeZone,
 // DateStyle or IntervalStyle, so they run when the statement executes and a
 // prepared statement sees the settings of each EXECUTE.

@@ -272,6 +272,9 @@ uint32_t SelectCommonType(const std::vector<uint32_t>& types, uint32_t* bad_a,
 // Where an expression starts in the statement (a cast's operand comes
 // before the cast), as PostgreSQL's exprLocation; -1 if unknown.
 int StartLocation(const Expr& e);
+// The leftmost known location in an expression's tree (an operator's left
+// operand, say); -1 if none.
+int LeftmostLocation(const Expr& e);
 // PostgreSQL's error for it: "<what> types A and B cannot be matched".
 PgError NoCommonType(const std::string& what, uint32_t a, uint32_t b,
                      int location);

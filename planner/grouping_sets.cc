@@ -109,16 +109,6 @@ bool IsParenthesizedList(const PgQuery__Node* n) {
              PG_QUERY__COERCION_FORM__COERCE_IMPLICIT_CAST;
 }
 
-// Where an expression's text starts (an operator's left operand, say).
-int LeftmostLocation(const Expr& e) {
-  int at = e.location;
-  for (const auto& a : e.args) {
-    int inner = LeftmostLocation(*a);
-    if (inner >= 0 && (at < 0 || inner < at)) at = inner;
-  }
-  return at;
-}
-
 // Whether an expression reads the rows grouped: a column or an aggregate.
 bool ReadsRows(const Expr& e) {
   if (e.kind == Expr::Kind::kColumn || e.kind == Expr::Kind::kAggregate)
