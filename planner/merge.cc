@@ -143,6 +143,26 @@ bool SessionImpl::AnalyzeMerge(Plan* plan, PgError* error) {
     error->detail = "This operation is not supported for views.";
     return false;
   }
+  // The target's name and the source's may not be the same.
+  std::string target_name = m->relation->alias && m->relation->alias->aliasname
+                                ? m->relation->alias->aliasname
+                                : m->relation->relname;
+  std::string source_name;
+  const PgQuery__Node* src = m->source_relation;
+  if (src->node_case == PG_QUERY__NODE__NODE_RANGE_VAR)
+    source_name = src->range_var->alias && src->range_var->alias->aliasname
+                      ? src->range_var->alias->aliasname
+                      : src->range_var->relname;
+  else if (src->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT &&
+           src->range_subselect->alias)
+    source_name = src->range_subselect->alias->aliasname;
+  if (source_name == target_name) {
+    *error =
+        Err("42712", "name \"" + target_name + "\" specified more than once");
+    error->detail =
+        "The name is used both as MERGE target table and data source.";
+    return false;
+  }
   bool terminal[2] = {false, false};
   for (size_t i = 0; i < m->n_merge_when_clauses; i++) {
     const PgQuery__MergeWhenClause* w =

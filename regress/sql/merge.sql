@@ -77,6 +77,10 @@ MERGE INTO mrg_item USING (VALUES ('zz')) s(name) ON false
 CREATE VIEW mrg_view AS SELECT * FROM mrg_account;
 MERGE INTO mrg_view a USING mrg_txn t ON t.account = a.id
   WHEN MATCHED THEN DELETE;
+MERGE INTO mrg_account USING mrg_account AS mrg_account ON true
+  WHEN MATCHED THEN DELETE;
+MERGE INTO mrg_account a USING (VALUES (1)) s(id) ON a.id = s.id
+  WHEN MATCHED THEN INSERT VALUES (1);
 SELECT * FROM mrg_account ORDER BY id;
 DROP VIEW mrg_view;
 DROP TABLE mrg_account, mrg_txn, mrg_item;
