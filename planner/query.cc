@@ -1794,9 +1794,7 @@ bool QueryCompiler::GroupedByPrimaryKey(
     bool owns = false;
     for (const auto& c : entry.columns) owns = owns || c.sql == column.name;
     if (!owns) continue;
-    const catalog::Table* table = nullptr;
-    for (const auto& [key, t] : context_->catalog->tables())
-      if (t.oid == entry.table_oid) table = &t;
+    const catalog::Table* table = TableOf(entry.table_oid);
     if (!table) return false;
     // A deferrable key may be broken inside a transaction (PostgreSQL
     // does not count it either).
@@ -1817,12 +1815,16 @@ bool QueryCompiler::GroupedByPrimaryKey(
   return false;
 }
 
+const catalog::Table* QueryCompiler::TableOf(uint32_t oid) const {
+  if (!context_->catalog) return nullptr;
+  for (const auto& [key, t] : context_->catalog->tables())
+    if (t.oid == oid) return &t;
+  return nullptr;
+}
+
 bool QueryCompiler::ColumnIndexed(const RangeEntry& entry,
                                   const std::string& sql) const {
-  const catalog::Table* table = nullptr;
-  if (context_->catalog)
-    for (const auto& [key, t] : context_->catalog->tables())
-      if (t.oid == entry.table_oid) table = &t;
+  const catalog::Table* table = TableOf(entry.table_oid);
   if (!table) return true;  // unknown: leave it to SQLite
   std::string name;
   for (const auto& c : entry.columns)
@@ -2631,6 +2633,11 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     select += (i ? ", " : "") + target_sql.back() + " AS c" + std::to_string(i);
   }
   if (targets.empty()) select = "NULL AS c_none";
+  // The output columns as a wrapping SELECT lists them.
+  std::string outputs;
+  for (size_t i = 0; i < targets.size(); i++)
+    outputs += (i ? ", " : "") + std::string("c") + std::to_string(i);
+  if (targets.empty()) outputs = "c_none";
   const bool with_ties =
       s->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES;
   // Keys over outer columns become hidden output columns that ORDER BY
@@ -2730,10 +2737,6 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
   for (const auto& t : targets) list_aggregates |= HasAggregate(*t);
   if (!having.empty() && groups.empty() && !list_aggregates && !distinct_on) {
     sql.insert(7 + select.size(), ", count(*) AS kova_agg");
-    std::string outputs;
-    for (size_t i = 0; i < targets.size(); i++)
-      outputs += (i ? ", " : "") + std::string("c") + std::to_string(i);
-    if (targets.empty()) outputs = "c_none";
     sql = "SELECT " + outputs + " FROM (" + sql + ")";
     order.clear();  // one row at most
   }
@@ -2752,10 +2755,6 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
       extra += ", " + order_items[i].first + " AS o" + std::to_string(i);
     std::string inner = sql;
     inner.insert(7 + select.size(), extra);  // after "SELECT " + select
-    std::string outputs;
-    for (size_t i = 0; i < targets.size(); i++)
-      outputs += (i ? ", " : "") + std::string("c") + std::to_string(i);
-    if (targets.empty()) outputs = "c_none";
     sql = "SELECT " + outputs + " FROM (" + inner + ") WHERE kova_rn = 1" +
           outer_order;
     order.clear();
@@ -2805,10 +2804,6 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
                   order_items[i].second;
       sql.insert(head.size(),
                  ", row_number() OVER (" + window + ") AS kova_rn");
-      std::string outputs;
-      for (size_t i = 0; i < targets.size(); i++)
-        outputs += (i ? ", " : "") + std::string("c") + std::to_string(i);
-      if (targets.empty()) outputs = "c_none";
       sql = "SELECT " + outputs + " FROM (" + sql + ") WHERE kova_rn > " +
             offset + " AND (" + limit + " < 0 OR kova_rn <= " + offset + " + " +
             limit + ") ORDER BY kova_rn";
@@ -2818,11 +2813,8 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     } else {
       // Keys that are output columns rank the finished rows (DISTINCT and
       // grouping included); others rank inside the statement's own list.
-      std::string outputs, window;
+      std::string window;
       bool all_outputs = true;
-      for (size_t i = 0; i < targets.size(); i++)
-        outputs += (i ? ", " : "") + std::string("c") + std::to_string(i);
-      if (targets.empty()) outputs = "c_none";
       for (size_t i = 0; i < order_items.size(); i++) {
         int found = -1;
         for (size_t k = 0; k < targets.size() && found < 0; k++)
@@ -2853,10 +2845,6 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     }
   }
   if (!hidden_order.empty() && !order.empty()) {
-    std::string outputs;
-    for (size_t i = 0; i < targets.size(); i++)
-      outputs += (i ? ", " : "") + std::string("c") + std::to_string(i);
-    if (targets.empty()) outputs = "c_none";
     sql = "SELECT " + outputs + " FROM (" + sql + ")" + hidden_order;
   }
   if (emit_failed_) {

@@ -505,6 +505,8 @@ class QueryCompiler : public ExprScope {
   // indexes automatically (10k x 10k rows: 10 s -> 20 ms).
   void MaterializeJoinKeys(std::string* from, std::string* where);
   bool ColumnIndexed(const RangeEntry& entry, const std::string& sql) const;
+  // The catalog's table of this OID (null: none).
+  const catalog::Table* TableOf(uint32_t oid) const;
   // A query with grouping sets: its subqueries read its columns through
   // marks (MarkOuterReference), which become the columns' SQL where rows
   // are read before grouping and the grouped values elsewhere.

@@ -62,9 +62,7 @@ bool QueryCompiler::EmitIndexedExpression(const Expr& e, std::string* sql) {
     for (size_t n = 0; n < entries_.size(); n++) {
       const RangeEntry& r = entries_[n];
       if (!r.has_doc || !r.table_oid) continue;
-      const catalog::Table* table = nullptr;
-      for (const auto& [name, t] : context_->catalog->tables())
-        if (t.oid == r.table_oid) table = &t;
+      const catalog::Table* table = TableOf(r.table_oid);
       if (!table) continue;
       for (const auto& x : table->indexes) {
         for (const auto& text : x.expressions) {
