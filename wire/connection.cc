@@ -8,8 +8,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 
 #include "wire/protocol.h"
 
@@ -42,6 +45,52 @@ PgError MakeError(const char* sqlstate, std::string message,
   e.message = std::move(message);
   return e;
 }
+
+// Waiting for a client's next request costs a sleep and a wake-up, which on a
+// virtual machine is most of a short statement's time. While one client alone
+// talks to the server, its connection polls the socket for a few microseconds
+// before it sleeps, as a kernel's busy polling would. As soon as requests come
+// from more than one connection the cores are needed for their work, and
+// every connection sleeps at once (spinning there was measured to halve the
+// throughput of 8 clients on 2 cores).
+class RequestSpin {
+ public:
+  static constexpr auto kSpin = std::chrono::microseconds(60);
+  static constexpr int64_t kQuietNanos = 20'000'000;  // others' requests
+
+  // A request arrived on `conn`.
+  static void Heard(const void* conn) {
+    auto id = reinterpret_cast<uintptr_t>(conn);
+    if (last_conn_.load(std::memory_order_relaxed) != id) {
+      last_conn_.store(id, std::memory_order_relaxed);
+      last_switch_.store(Now(), std::memory_order_relaxed);
+    }
+  }
+
+  // True: the caller may spin, and must call End() afterwards.
+  static bool Begin(const void* conn) {
+    static const bool several_cores = std::thread::hardware_concurrency() > 1;
+    if (!several_cores) return false;
+    if (last_conn_.load(std::memory_order_relaxed) !=
+        reinterpret_cast<uintptr_t>(conn))
+      return false;
+    if (Now() - last_switch_.load(std::memory_order_relaxed) < kQuietNanos)
+      return false;
+    bool idle = false;
+    return spinning_.compare_exchange_strong(idle, true);
+  }
+  static void End() { spinning_.store(false); }
+
+ private:
+  static int64_t Now() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  }
+  static inline std::atomic<uintptr_t> last_conn_{0};
+  static inline std::atomic<int64_t> last_switch_{0};
+  static inline std::atomic<bool> spinning_{false};
+};
 
 }  // namespace
 
@@ -142,8 +191,21 @@ bool Connection::Fill(size_t need) {
       in_ = std::move(bigger);
       in_cap_ = cap;
     }
-    ssize_t n = ::recv(fd_, in_.get() + in_len_, in_cap_ - in_len_, 0);
+    ssize_t n = -1;
+    if (RequestSpin::Begin(this)) {
+      auto until = std::chrono::steady_clock::now() + RequestSpin::kSpin;
+      do {
+        n = ::recv(fd_, in_.get() + in_len_, in_cap_ - in_len_, MSG_DONTWAIT);
+      } while (n < 0 && (errno == EAGAIN || errno == EINTR) &&
+               std::chrono::steady_clock::now() < until);
+      RequestSpin::End();
+      if (n < 0 && errno == EAGAIN)
+        n = ::recv(fd_, in_.get() + in_len_, in_cap_ - in_len_, 0);
+    } else {
+      n = ::recv(fd_, in_.get() + in_len_, in_cap_ - in_len_, 0);
+    }
     if (n > 0) {
+      RequestSpin::Heard(this);
       in_len_ += static_cast<size_t>(n);
       continue;
     }
