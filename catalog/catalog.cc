@@ -92,7 +92,12 @@ void ReadTable(const bson_t* doc, Table* t) {
       t->owner = GetString(&it);
     else if (!strcmp(key, "comment"))
       t->comment = GetString(&it);
-    else if (!strcmp(key, "column_comments")) {
+    else if (!strcmp(key, "reloptions"))
+      t->reloptions = GetStrings(&it);
+    else if (!strcmp(key, "replica_identity")) {
+      std::string s = GetString(&it);
+      t->replica_identity = s.empty() ? 'd' : s[0];
+    } else if (!strcmp(key, "column_comments")) {
       ForEach(&it, [&](const char* k, bson_iter_t* v) {
         t->column_comments[k] = GetString(v);
       });
@@ -119,6 +124,13 @@ void ReadTable(const bson_t* doc, Table* t) {
             c.counter = GetString(f);
           else if (!strcmp(k, "sequence"))
             c.sequence = GetString(f);
+          else if (!strcmp(k, "stat_target"))
+            c.stat_target = static_cast<int>(GetInt(f));
+          else if (!strcmp(k, "storage")) {
+            std::string s = GetString(f);
+            c.storage = s.empty() ? 0 : s[0];
+          } else if (!strcmp(k, "attoptions"))
+            c.attoptions = GetStrings(f);
         });
         t->columns.push_back(std::move(c));
       });
@@ -183,6 +195,14 @@ void ReadTable(const bson_t* doc, Table* t) {
             x.expressions = GetStrings(f);
           else if (!strcmp(k, "predicate"))
             x.predicate = GetString(f);
+          else if (!strcmp(k, "reloptions"))
+            x.reloptions = GetStrings(f);
+          else if (!strcmp(k, "stat_targets"))
+            ForEach(f, [&](const char*, bson_iter_t* o) {
+              x.stat_targets.push_back(static_cast<int>(GetInt(o)));
+            });
+          else if (!strcmp(k, "replica_identity"))
+            x.replica_identity = bson_iter_as_bool(f);
         });
         t->indexes.push_back(std::move(x));
       });
@@ -490,6 +510,9 @@ Status Catalog::PutTable(docstore::Session* session, std::string_view db,
   PutString(&doc, "collection", t.collection);
   PutString(&doc, "owner", t.owner);
   if (!t.comment.empty()) PutString(&doc, "comment", t.comment);
+  if (!t.reloptions.empty()) PutStrings(&doc, "reloptions", t.reloptions);
+  if (t.replica_identity != 'd')
+    PutString(&doc, "replica_identity", std::string(1, t.replica_identity));
   if (!t.column_comments.empty()) {
     bson_t cc;
     bson_append_document_begin(&doc, "column_comments", -1, &cc);
@@ -513,6 +536,10 @@ Status Catalog::PutTable(docstore::Session* session, std::string_view db,
     if (c.identity) PutString(&col, "identity", std::string(1, c.identity));
     if (!c.counter.empty()) PutString(&col, "counter", c.counter);
     if (!c.sequence.empty()) PutString(&col, "sequence", c.sequence);
+    if (c.stat_target != -1)
+      bson_append_int32(&col, "stat_target", -1, c.stat_target);
+    if (c.storage) PutString(&col, "storage", std::string(1, c.storage));
+    if (!c.attoptions.empty()) PutStrings(&col, "attoptions", c.attoptions);
     bson_append_document_end(&cols, &col);
   }
   bson_append_array_end(&doc, &cols);
@@ -567,6 +594,17 @@ Status Catalog::PutTable(docstore::Session* session, std::string_view db,
     if (!x.method.empty()) PutString(&one, "method", x.method);
     if (!x.expressions.empty()) PutStrings(&one, "expressions", x.expressions);
     if (!x.predicate.empty()) PutString(&one, "predicate", x.predicate);
+    if (!x.reloptions.empty()) PutStrings(&one, "reloptions", x.reloptions);
+    if (!x.stat_targets.empty()) {
+      bson_t targets;
+      bson_append_array_begin(&one, "stat_targets", -1, &targets);
+      for (size_t o = 0; o < x.stat_targets.size(); o++)
+        bson_append_int32(&targets, std::to_string(o).c_str(), -1,
+                          x.stat_targets[o]);
+      bson_append_array_end(&one, &targets);
+    }
+    if (x.replica_identity)
+      bson_append_bool(&one, "replica_identity", -1, true);
     bson_append_document_end(&idx, &one);
   }
   bson_append_array_end(&doc, &idx);

@@ -36,6 +36,13 @@ struct Column {
   std::string counter;
   // The schema-qualified sequence that feeds it ("public.orders_id_seq").
   std::string sequence;
+  // ALTER COLUMN ... SET STATISTICS (-1: the default) and SET STORAGE
+  // ('p', 'e', 'm', 'x'; 0: the type's own), and SET (n_distinct = ...) as
+  // "name=value" (pg_attribute.attoptions): kept for the catalog and dumps,
+  // since documents have no statistics or TOAST.
+  int stat_target = -1;
+  char storage = 0;
+  std::vector<std::string> attoptions;
 };
 
 struct Constraint {
@@ -87,6 +94,13 @@ struct Index {
   // The access method: "btree" (empty) or "hash" (one column, not unique;
   // kept by the store as an ordinary field index).
   std::string method;
+  // Storage parameters, "name=value" (pg_class.reloptions): WITH (...).
+  std::vector<std::string> reloptions;
+  // Per key, ALTER INDEX ... ALTER COLUMN n SET STATISTICS (expression keys
+  // only); empty when all are the default, -1.
+  std::vector<int> stat_targets;
+  // REPLICA IDENTITY USING INDEX names this index (pg_index.indisreplident).
+  bool replica_identity = false;
 };
 
 struct Table {
@@ -99,6 +113,10 @@ struct Table {
   std::vector<Index> indexes;
   std::string comment;
   std::map<std::string, std::string> column_comments;
+  // Storage parameters, "name=value" (pg_class.reloptions): WITH (...).
+  std::vector<std::string> reloptions;
+  // REPLICA IDENTITY: 'd' default, 'f' full, 'n' nothing, 'i' index.
+  char replica_identity = 'd';
 
   const Column* FindColumn(std::string_view column) const;
   int ColumnIndex(std::string_view column) const;  // -1 when absent

@@ -56,7 +56,12 @@ struct TableLikeCopy {
   // INCLUDING INDEXES: primary key and unique constraints ('p' / 'u',
   // the constraint's name left empty), then the other indexes, each with
   // its comment when INCLUDING COMMENTS.
-  std::vector<std::pair<catalog::Constraint, std::string>> keys;
+  struct Key {
+    catalog::Constraint constraint;
+    std::string comment;
+    std::vector<std::string> reloptions;  // its index's WITH (...)
+  };
+  std::vector<Key> keys;
   std::vector<catalog::Index> indexes;
 };
 

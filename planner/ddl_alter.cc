@@ -12,6 +12,7 @@
 #include "planner/ddl_alter_internal.h"
 #include "planner/dml.h"
 #include "planner/expr_internal.h"
+#include "planner/reloptions.h"
 #include "planner/session_util.h"
 #include "planner/svalue.h"
 #include "planner/types_array.h"
@@ -321,9 +322,57 @@ ExecuteResult AlterRunner::AlterTable(const PgQuery__AlterTableStmt* stmt) {
     return Fail(e);
   }
   if (!table) {
-    // Sequences, views and indexes: only OWNER TO applies here.
+    // Sequences, views and indexes: OWNER TO, and an index's storage
+    // parameters and expression statistics.
     for (size_t i = 0; i < stmt->n_cmds; i++) {
       const PgQuery__AlterTableCmd* cmd = stmt->cmds[i]->alter_table_cmd;
+      bool index_storage =
+          cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_SetRelOptions ||
+          cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ResetRelOptions ||
+          cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_SetStatistics;
+      if (index_storage && index_table) {
+        // Each subcommand sees the last one's result.
+        if (!session_->LoadCatalog(&error)) return Fail(error);
+        const catalog::Table* current =
+            cat().FindIndexTable(schema, name, &index);
+        if (!current || !AlterIndexStorage(*current, name, cmd, &error))
+          return Fail(error);
+        if (!session_->LoadCatalog(&error)) return Fail(error);
+        continue;
+      }
+      if (view &&
+          (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_SetRelOptions ||
+           cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ResetRelOptions)) {
+        // A view's own options change what it does: not built yet.
+        const PgQuery__Node* list = cmd->def;
+        for (size_t k = 0;
+             list && list->node_case == PG_QUERY__NODE__NODE_LIST &&
+             k < list->list->n_items;
+             k++) {
+          const PgQuery__DefElem* d = list->list->items[k]->def_elem;
+          std::string option = d && d->defname ? d->defname : "";
+          if (option != "check_option" && option != "security_barrier" &&
+              option != "security_invoker")
+            return Fail(
+                Err("22023", "unrecognized parameter \"" + option + "\""));
+        }
+        return Fail(Err("0A000",
+                        "view options (check_option, security_barrier, "
+                        "security_invoker) are not supported yet"));
+      }
+      if (seq &&
+          (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_SetRelOptions ||
+           cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ResetRelOptions)) {
+        PgError e = Err(
+            "42809",
+            std::string("ALTER action ") +
+                (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_SetRelOptions
+                     ? "SET"
+                     : "RESET") +
+                " cannot be performed on relation \"" + name + "\"");
+        e.detail = "This operation is not supported for sequences.";
+        return Fail(e);
+      }
       if (cmd->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_ChangeOwner)
         return Fail(Err("0A000", tag + " of a " +
                                      (seq    ? "sequence"
@@ -449,6 +498,23 @@ ExecuteResult AlterRunner::AlterTable(const PgQuery__AlterTableStmt* stmt) {
       case PG_QUERY__ALTER_TABLE_TYPE__AT_ChangeOwner:
         ok = ChangeOwner(cmd->newowner, &error);
         break;
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_SetRelOptions:
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_ResetRelOptions:
+        ok = SetRelOptions(cmd, &error);
+        break;
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_SetStatistics:
+        ok = SetColumnStatistics(cmd, &error);
+        break;
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_SetStorage:
+        ok = SetColumnStorage(cmd, &error);
+        break;
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_SetOptions:
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_ResetOptions:
+        ok = SetColumnOptions(cmd, &error);
+        break;
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_ReplicaIdentity:
+        ok = SetReplicaIdentity(cmd, &error);
+        break;
       default:
         error = Err("0A000", std::string(SubcommandName(cmd->subtype)) +
                                  " is not supported yet");
@@ -531,11 +597,17 @@ bool AlterRunner::AddConstraint(const PgQuery__Constraint* con, int column,
           return false;
         }
       }
+      std::vector<std::string> reloptions;
+      if (!MergeRelOptions(RelOptionTarget::kBtreeIndex, con->options,
+                           con->n_options, /*reset=*/false,
+                           /*create_table=*/false, &reloptions, error))
+        return false;
       if (primary) {
         for (const auto& cname : cols)
           if (!SetNotNull(cname, error)) return false;
       }
       if (!BuildUniqueIndex(c, error)) return false;
+      table_.indexes.back().reloptions = std::move(reloptions);
       break;
     }
     case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: {

@@ -602,6 +602,7 @@ bool AlterRunner::AlterColumnType(const PgQuery__AlterTableCmd* cmd,
   if (!ResolveTypeName(cd->type_name, &new_col.type, &typmod, error))
     return false;
   new_col.typmod = typmod;
+  new_col.storage = 0;  // the new type's own, as PostgreSQL resets it
   if (old_col.identity && !CheckIdentityType(new_col.type, error)) return false;
   std::unique_ptr<Expr> using_expr;
   if (cd->raw_default) {

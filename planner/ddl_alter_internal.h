@@ -211,6 +211,22 @@ class AlterRunner {
                           PgError* error);
   bool RoleExists(const std::string& name);
 
+  // ---- storage settings (ddl_alter_storage.cc) ----
+  // SET / RESET (storage parameters) of table_.
+  bool SetRelOptions(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  // ALTER COLUMN name SET STATISTICS / SET STORAGE / SET (...) / RESET (...).
+  bool SetColumnStatistics(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  bool SetColumnStorage(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  bool SetColumnOptions(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  catalog::Column* StorageColumn(const PgQuery__AlterTableCmd* cmd,
+                                 PgError* error);
+  bool SetReplicaIdentity(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  // ALTER INDEX ... SET / RESET (...) and ALTER COLUMN n SET STATISTICS:
+  // saves `table` with its index `index_name` changed.
+  bool AlterIndexStorage(const catalog::Table& table,
+                         const std::string& index_name,
+                         const PgQuery__AlterTableCmd* cmd, PgError* error);
+
   // ---- RENAME (ddl_alter_objects.cc) ----
   ExecuteResult RenameRelation(const PgQuery__RenameStmt* stmt);
   ExecuteResult RenameColumn(const PgQuery__RenameStmt* stmt);

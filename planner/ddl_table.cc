@@ -9,6 +9,7 @@
 #include "planner/dml.h"
 #include "planner/expr_internal.h"
 #include "planner/index_expr.h"
+#include "planner/reloptions.h"
 #include "planner/session_impl.h"
 #include "planner/session_util.h"
 #include "planner/svalue.h"
@@ -205,38 +206,12 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
                     "table inheritance, partitions and typed tables are not "
                     "supported yet",
                     rv->location));
-  // Storage parameters tune PostgreSQL's heap (page fill, vacuum); they do
-  // not change results, and documents in SQLite have no such knobs.
-  // Unknown ones are refused as PostgreSQL refuses them.
-  for (size_t i = 0; i < stmt->n_options; i++) {
-    const PgQuery__DefElem* d = stmt->options[i]->def_elem;
-    std::string opt = d->defname;
-    if (d->defnamespace && *d->defnamespace)
-      opt = std::string(d->defnamespace) + "." + opt;
-    static const char* kKnown[] = {"fillfactor",
-                                   "parallel_workers",
-                                   "user_catalog_table",
-                                   "toast_tuple_target",
-                                   "vacuum_index_cleanup",
-                                   "vacuum_truncate",
-                                   "log_autovacuum_min_duration"};
-    bool known =
-        opt.rfind("autovacuum_", 0) == 0 || opt.rfind("toast.", 0) == 0;
-    for (const char* k : kKnown) known |= opt == k;
-    if (!known)
-      return Fail(Err("22023", "unrecognized parameter \"" + opt + "\""));
-    if (opt == "fillfactor" && d->arg &&
-        d->arg->node_case == PG_QUERY__NODE__NODE_INTEGER) {
-      int v = d->arg->integer->ival;
-      if (v < 10 || v > 100) {
-        PgError e =
-            Err("22023", "value " + std::to_string(v) +
-                             " out of bounds for option \"fillfactor\"");
-        e.detail = "Valid values are between \"10\" and \"100\".";
-        return Fail(e);
-      }
-    }
-  }
+  // Storage parameters: validated and kept (pg_class.reloptions).
+  std::vector<std::string> reloptions;
+  if (!MergeRelOptions(RelOptionTarget::kTable, stmt->options, stmt->n_options,
+                       /*reset=*/false, /*create_table=*/true, &reloptions,
+                       &error))
+    return Fail(error);
   std::string schema;
   if (!CreationSchema(rv, &schema, &error)) return Fail(error);
   std::string name = rv->relname;
@@ -258,6 +233,7 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
   catalog::Table table;
   table.schema = schema;
   table.name = name;
+  table.reloptions = std::move(reloptions);
   table.collection = catalog::Catalog::CollectionName(schema, name);
   table.owner = user_;
   std::vector<std::string> taken;  // constraint/relation names chosen
@@ -513,7 +489,8 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
   // A constraint joins the table under a name not yet taken; a key brings
   // its unique index.
   auto add_constraint = [&](catalog::Constraint c, const std::string& comment,
-                            PgError* error) {
+                            PgError* error,
+                            std::vector<std::string> reloptions = {}) {
     for (const auto& existing : table.constraints) {
       if (existing.name == c.name) {
         *error = Err("42710", "constraint \"" + c.name + "\" for relation \"" +
@@ -533,6 +510,7 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
       x.columns = c.columns;
       x.constraint = c.name;
       x.comment = comment;
+      x.reloptions = std::move(reloptions);
       table.indexes.push_back(x);
     }
     table.constraints.push_back(std::move(c));
@@ -668,13 +646,20 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
       default:
         continue;
     }
-    if (!add_constraint(std::move(c), "", &error)) return Fail(error);
+    std::vector<std::string> reloptions;
+    if ((c.kind == 'p' || c.kind == 'u') &&
+        !MergeRelOptions(RelOptionTarget::kBtreeIndex, con->options,
+                         con->n_options, /*reset=*/false,
+                         /*create_table=*/false, &reloptions, &error))
+      return Fail(error);
+    if (!add_constraint(std::move(c), "", &error, std::move(reloptions)))
+      return Fail(error);
   }
   // From LIKE: CHECK constraints keep their names; keys get new ones, as
   // the table's own do, after them.
   for (auto& c : like.checks)
     if (!add_constraint(std::move(c), "", &error)) return Fail(error);
-  for (auto& [c, comment] : like.keys) {
+  for (auto& [c, comment, reloptions] : like.keys) {
     std::string joined;
     for (const auto& cname : c.columns)
       joined += (joined.empty() ? "" : "_") + cname;
@@ -690,7 +675,8 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
     } else {
       c.name = ChooseName(*catalog_, schema, name, joined, "key", taken);
     }
-    if (!add_constraint(std::move(c), comment, &error)) return Fail(error);
+    if (!add_constraint(std::move(c), comment, &error, std::move(reloptions)))
+      return Fail(error);
   }
 
   // Storage: the collection, unique indexes, then autoincrement fields (a
@@ -958,6 +944,11 @@ ExecuteResult SessionImpl::RunCreateIndex(const PgQuery__IndexStmt* stmt,
   x.unique = stmt->unique;
   x.nulls_not_distinct = stmt->nulls_not_distinct;
   if (method == "hash") x.method = method;
+  if (!MergeRelOptions(method == "hash" ? RelOptionTarget::kHashIndex
+                                        : RelOptionTarget::kBtreeIndex,
+                       stmt->options, stmt->n_options, /*reset=*/false,
+                       /*create_table=*/false, &x.reloptions, &error))
+    return Fail(error);
   docstore::IndexSpec spec;
   // Per key: its analysed expression (empty for a column key).
   std::vector<IndexExpression> key_exprs(stmt->n_index_params);

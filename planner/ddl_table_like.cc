@@ -2,9 +2,9 @@
 // table copies from its source, as PostgreSQL's transformTableLikeClause
 // decides it. Column names, types and NOT NULL always; defaults, identity,
 // CHECK constraints, generation expressions, indexes and comments only when
-// included. Foreign keys are never copied. STORAGE, COMPRESSION and
-// STATISTICS have nothing to copy in Kova (no per-column storage settings or
-// statistics), so including them changes nothing.
+// included. Foreign keys are never copied. INCLUDING STORAGE copies each
+// column's SET STORAGE; COMPRESSION and STATISTICS (extended statistics)
+// have nothing to copy in Kova, so including them changes nothing.
 #include <cctype>
 
 #include "planner/ddl.h"
@@ -26,6 +26,7 @@ constexpr uint32_t kLikeDefaults = 1u << 3;
 constexpr uint32_t kLikeGenerated = 1u << 4;
 constexpr uint32_t kLikeIdentity = 1u << 5;
 constexpr uint32_t kLikeIndexes = 1u << 6;
+constexpr uint32_t kLikeStorage = 1u << 8;
 
 }  // namespace
 
@@ -114,6 +115,7 @@ bool SessionImpl::ExpandTableLike(const PgQuery__TableLikeClause* like,
     col.column.type = c.type;
     col.column.typmod = c.typmod;
     col.column.not_null = c.not_null;
+    if (options & kLikeStorage) col.column.storage = c.storage;
     if (c.identity && (options & kLikeIdentity)) {
       // A new sequence with the source sequence's options (not its
       // position: it starts afresh, as PostgreSQL's does).
@@ -165,9 +167,9 @@ bool SessionImpl::ExpandTableLike(const PgQuery__TableLikeClause* like,
       for (const auto& c : table->constraints)
         if (!x.constraint.empty() && c.name == x.constraint) owner = &c;
       if (owner && (owner->kind == 'p' || owner->kind == 'u')) {
-        catalog::Constraint key = *owner;
-        key.name.clear();
-        copy->keys.emplace_back(std::move(key), comment);
+        TableLikeCopy::Key key{*owner, comment, x.reloptions};
+        key.constraint.name.clear();
+        copy->keys.push_back(std::move(key));
         continue;
       }
       catalog::Index index = x;
@@ -175,6 +177,8 @@ bool SessionImpl::ExpandTableLike(const PgQuery__TableLikeClause* like,
       index.oid = 0;
       index.constraint.clear();
       index.comment = comment;
+      index.replica_identity = false;
+      index.stat_targets.clear();
       copy->indexes.push_back(std::move(index));
     }
   }

@@ -2,6 +2,9 @@
 // relation is described and the producers of its rows.
 #pragma once
 
+#include <strings.h>
+
+#include <cctype>
 #include <functional>
 #include <map>
 #include <string>
@@ -81,6 +84,32 @@ inline std::string IntVector(const std::vector<int>& v, bool array) {
     s += std::to_string(v[i]);
   }
   return Text(array ? "{" + s + "}" : s);
+}
+
+// A text[] literal of `items` (NULL when empty), each element quoted as
+// PostgreSQL's array output quotes it.
+inline std::string TextArray(const std::vector<std::string>& items) {
+  if (items.empty()) return kNull;
+  std::string s = "{";
+  for (size_t i = 0; i < items.size(); i++) {
+    const std::string& e = items[i];
+    bool quote = e.empty() || strcasecmp(e.c_str(), "NULL") == 0;
+    for (char c : e)
+      quote |= c == '{' || c == '}' || c == ',' || c == '"' || c == '\\' ||
+               std::isspace(static_cast<unsigned char>(c));
+    if (i) s += ",";
+    if (!quote) {
+      s += e;
+      continue;
+    }
+    s += '"';
+    for (char c : e) {
+      if (c == '"' || c == '\\') s += '\\';
+      s += c;
+    }
+    s += '"';
+  }
+  return Text(s + "}");
 }
 
 inline std::vector<int> AttNums(const catalog::Table& t,

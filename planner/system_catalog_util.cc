@@ -5,6 +5,7 @@
 
 #include "planner/ddl.h"
 #include "planner/index_expr.h"
+#include "planner/reloptions.h"
 #include "planner/session_impl.h"
 #include "planner/system_catalog.h"
 #include "planner/system_catalog_internal.h"
@@ -121,6 +122,7 @@ std::string IndexDefinition(const catalog::Table& t, const catalog::Index& x,
                                          : QuoteQualified(t.schema, t.name)) +
          " USING " + IndexMethod(x) + " (" + cols + ")" +
          (IndexNullsNotDistinct(t, x) ? " NULLS NOT DISTINCT" : "") +
+         RelOptionsClause(x.reloptions) +
          (x.predicate.empty() ? ""
                               : " WHERE " + IndexPredicateText(t, x, pretty));
 }

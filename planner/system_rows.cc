@@ -186,7 +186,9 @@ void ClassRows(const Source& s, std::vector<Row>* rows) {
   bool has_triggers = false;
   auto add = [&](uint32_t oid, const std::string& name,
                  const std::string& schema, const std::string& owner, char kind,
-                 uint32_t am, int natts, int checks, bool has_index) {
+                 uint32_t am, int natts, int checks, bool has_index,
+                 const std::vector<std::string>& reloptions = {},
+                 char replica_identity = 'd') {
     rows->push_back(
         {Int(oid),
          Text(name),
@@ -213,7 +215,7 @@ void ClassRows(const Source& s, std::vector<Row>* rows) {
          Bool(false),
          Bool(false),
          Bool(true),
-         Text(kind == 'r' ? "d" : "n"),
+         Text(std::string(1, kind == 'r' ? replica_identity : 'n')),
          Bool(false),
          Int(0),
          kind == 'r' || kind == 'v'
@@ -221,7 +223,7 @@ void ClassRows(const Source& s, std::vector<Row>* rows) {
          : kind == 'S'
              ? AclText(s, "sequence:" + schema + "." + name, owner, "rwU")
              : kNull,
-         kNull,
+         TextArray(reloptions),
          kNull,
          Int(0),
          Int(0)});
@@ -233,13 +235,14 @@ void ClassRows(const Source& s, std::vector<Row>* rows) {
     bool has_index = false;
     for (const auto& x : t.indexes) has_index |= !IsCounterIndex(t, x);
     add(t.oid, t.name, t.schema, t.owner, 'r', kHeapAm,
-        static_cast<int>(t.columns.size()), checks, has_index);
+        static_cast<int>(t.columns.size()), checks, has_index, t.reloptions,
+        t.replica_identity);
     has_triggers = false;
     for (const auto& x : t.indexes)
       if (!IsCounterIndex(t, x))
         add(x.oid, x.name, t.schema, t.owner, 'i',
             IndexMethod(x) == "hash" ? kHashAm : kBtreeAm,
-            static_cast<int>(x.columns.size()), 0, false);
+            static_cast<int>(x.columns.size()), 0, false, x.reloptions);
   }
   for (const auto& [key, v] : cat.views())
     add(v.oid, v.name, v.schema, v.owner, 'v', 0,
@@ -371,7 +374,7 @@ void IndexRows(const Source& s, std::vector<Row>* rows) {
            Bool(false),
            Bool(true),
            Bool(true),
-           Bool(false),
+           Bool(x.replica_identity),
            IntVector(AttNums(t, x.columns), false),
            IndexExpressionsText(t, x),
            x.predicate.empty() ? kNull : Text(x.predicate),
@@ -420,18 +423,22 @@ void AttributeRows(const Source& s, std::vector<Row>* rows) {
   auto add = [&](uint32_t rel, const std::string& name, uint32_t type,
                  int32_t typmod, int num, bool not_null, bool has_def,
                  char identity, const std::string& acl = kNull,
-                 bool generated = false) {
+                 bool generated = false,
+                 const catalog::Column* column = nullptr,
+                 int stat_target = -1) {
     const types::TypeInfo* info = types::LookupType(type);
+    char storage = column && column->storage ? column->storage : Storage(type);
+    if (column) stat_target = column->stat_target;
     rows->push_back({Int(rel),
                      Text(name),
                      Int(type),
-                     Int(-1),
+                     Int(stat_target),
                      Int(TypeLength(type)),
                      Int(num),
                      Int(types::ArrayElementType(type) ? 1 : 0),
                      Int(typmod),
                      Bool(info && info->length > 0 && info->length <= 8),
-                     Text(std::string(1, Storage(type))),
+                     Text(std::string(1, storage)),
                      Text(""),
                      Bool(not_null),
                      Bool(has_def),
@@ -443,7 +450,7 @@ void AttributeRows(const Source& s, std::vector<Row>* rows) {
                      Int(0),
                      Int(Collation(type)),
                      acl,
-                     kNull,
+                     column ? TextArray(column->attoptions) : kNull,
                      Text(std::string(1, Alignment(TypeLength(type)))),
                      kNull,
                      kNull});
@@ -455,7 +462,7 @@ void AttributeRows(const Source& s, std::vector<Row>* rows) {
           (!c.default_expr.empty() && !c.identity) || !c.generated_expr.empty(),
           c.identity,
           ColumnAclText(s, "table:" + t.schema + "." + t.name, t.owner, c.name),
-          !c.generated_expr.empty());
+          !c.generated_expr.empty(), &c);
     }
     for (const auto& x : t.indexes) {
       if (IsCounterIndex(t, x)) continue;
@@ -471,7 +478,8 @@ void AttributeRows(const Source& s, std::vector<Row>* rows) {
         else if (!x.expression(i).empty() &&
                  IndexExpressionType(t, x.expression(i), &type, &typmod))
           add(x.oid, names[i], type, typmod, static_cast<int>(i + 1), false,
-              false, 0);
+              false, 0, kNull, false, nullptr,
+              i < x.stat_targets.size() ? x.stat_targets[i] : -1);
       }
     }
   }

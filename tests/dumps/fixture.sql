@@ -123,3 +123,11 @@ CREATE TABLE line_items (id serial PRIMARY KEY, qty int NOT NULL, price numeric(
 INSERT INTO line_items (qty, price, customer_id) VALUES (2, 1.25, 1), (3, NULL, NULL), (1, 9.99, 3);
 -- a partial unique index: one live row per code
 CREATE UNIQUE INDEX line_items_live_qty ON line_items (qty) WHERE price IS NOT NULL;
+-- storage settings pg_dump writes as WITH (...), SET STATISTICS, SET STORAGE,
+-- column options and REPLICA IDENTITY
+ALTER TABLE tags SET (fillfactor = 80, autovacuum_enabled = off);
+ALTER TABLE tags ALTER COLUMN label SET STATISTICS 250, ALTER COLUMN label SET STORAGE MAIN,
+  ALTER COLUMN label SET (n_distinct = 20);
+CREATE INDEX tags_label_idx ON tags (label) WITH (fillfactor = 55, deduplicate_items = off);
+ALTER TABLE tags REPLICA IDENTITY USING INDEX tags_pkey;
+ALTER TABLE events REPLICA IDENTITY FULL;

@@ -2,7 +2,7 @@
 -- schemas, an enum, a domain, serial and identity columns, CHECK, UNIQUE over
 -- two columns, a foreign key with an action, indexes (expression indexes
 -- too), a view, comments, a
--- grant, and sequences in several states.
+-- grant, sequences in several states, and storage settings.
 CREATE SCHEMA sales;
 COMMENT ON SCHEMA sales IS 'sales data';
 CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
@@ -26,6 +26,15 @@ CREATE VIEW big_orders AS SELECT id, total FROM sales.orders WHERE total > 10;
 COMMENT ON TABLE customers IS 'who buys';
 COMMENT ON COLUMN customers.name IS 'full name';
 GRANT SELECT ON customers TO reader;
+-- Storage settings: pg_dump writes them back (WITH (...), SET STATISTICS,
+-- SET STORAGE, column options, ALTER INDEX ... SET STATISTICS, REPLICA IDENTITY).
+ALTER TABLE items SET (fillfactor = 70, autovacuum_enabled = false);
+ALTER TABLE items ALTER COLUMN label SET STATISTICS 300, ALTER COLUMN label SET STORAGE EXTERNAL,
+  ALTER COLUMN label SET (n_distinct = -0.5);
+ALTER INDEX items_label_idx SET (fillfactor = 60);
+ALTER INDEX sales.orders_note_upper_idx ALTER COLUMN 2 SET STATISTICS 50;
+ALTER TABLE items REPLICA IDENTITY USING INDEX items_pkey;
+ALTER TABLE customers REPLICA IDENTITY FULL;
 INSERT INTO customers (name, joined, m, score) VALUES ('ann', '2024-01-02', 'happy', 3), ('bob', NULL, NULL, NULL);
 INSERT INTO sales.orders (customer_id, total, note, code) VALUES (1, 12.50, 'tab	here', 'a'), (2, 3.00, NULL, 'b'), (1, 99.99, 'x', NULL);
 INSERT INTO items (label) VALUES ('one'), ('two');

@@ -1,0 +1,274 @@
+// ALTER TABLE / ALTER INDEX subcommands that tune PostgreSQL's physical
+// storage: SET / RESET (storage parameters), ALTER COLUMN SET STATISTICS,
+// SET STORAGE, SET / RESET (n_distinct ...), and REPLICA IDENTITY. Documents
+// in SQLite have no heap pages, planner statistics, TOAST or logical
+// replication, so these change no behaviour in Kova; they are validated as
+// PostgreSQL validates them and recorded in the catalog, where pg_class,
+// pg_attribute, pg_index, psql's \d+ and pg_dump read them back.
+#include <strings.h>
+
+#include "planner/ddl_alter_internal.h"
+#include "planner/reloptions.h"
+#include "planner/session_util.h"
+#include "planner/system_catalog_internal.h"
+#include "planner/user_types.h"
+
+namespace kova::planner {
+namespace {
+
+// The DefElem list of SET (...) / RESET (...).
+void DefList(const PgQuery__AlterTableCmd* cmd, PgQuery__Node* const** defs,
+             size_t* n) {
+  *defs = nullptr;
+  *n = 0;
+  if (cmd->def && cmd->def->node_case == PG_QUERY__NODE__NODE_LIST) {
+    *defs = cmd->def->list->items;
+    *n = cmd->def->list->n_items;
+  }
+}
+
+bool IsReset(const PgQuery__AlterTableCmd* cmd) {
+  return cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ResetRelOptions ||
+         cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ResetOptions;
+}
+
+// SET STATISTICS n: PostgreSQL's bounds (-1 is the default, above 10000 is
+// lowered with a warning).
+bool StatisticsTarget(const PgQuery__AlterTableCmd* cmd, int* target,
+                      bool* lowered, PgError* error) {
+  *lowered = false;
+  *target = cmd->def && cmd->def->node_case == PG_QUERY__NODE__NODE_INTEGER
+                ? cmd->def->integer->ival
+                : -1;
+  if (*target < -1) {
+    *error = Err("22023", "statistics target " + std::to_string(*target) +
+                              " is too low");
+    return false;
+  }
+  if (*target > 10000) {
+    *target = 10000;
+    *lowered = true;
+  }
+  return true;
+}
+
+RelOptionTarget IndexTarget(const catalog::Index& x) {
+  return x.method == "hash" ? RelOptionTarget::kHashIndex
+                            : RelOptionTarget::kBtreeIndex;
+}
+
+}  // namespace
+
+bool AlterRunner::SetRelOptions(const PgQuery__AlterTableCmd* cmd,
+                                PgError* error) {
+  PgQuery__Node* const* defs;
+  size_t n;
+  DefList(cmd, &defs, &n);
+  return MergeRelOptions(RelOptionTarget::kTable, defs, n, IsReset(cmd),
+                         /*create_table=*/false, &table_.reloptions, error);
+}
+
+catalog::Column* AlterRunner::StorageColumn(const PgQuery__AlterTableCmd* cmd,
+                                            PgError* error) {
+  if (!cmd->name || !*cmd->name) {
+    *error = Err("0A000", "cannot refer to non-index column by number");
+    return nullptr;
+  }
+  for (auto& c : table_.columns)
+    if (c.name == cmd->name) return &c;
+  *error =
+      Err("42703", "column \"" + std::string(cmd->name) + "\" of relation \"" +
+                       table_.name + "\" does not exist");
+  return nullptr;
+}
+
+bool AlterRunner::SetColumnStatistics(const PgQuery__AlterTableCmd* cmd,
+                                      PgError* error) {
+  int target;
+  bool lowered;
+  if (!StatisticsTarget(cmd, &target, &lowered, error)) return false;
+  catalog::Column* column = StorageColumn(cmd, error);
+  if (!column) return false;
+  if (lowered)
+    session_->Notice(sink_, "WARNING", "22023",
+                     "lowering statistics target to 10000");
+  column->stat_target = target;
+  return true;
+}
+
+bool AlterRunner::SetColumnStorage(const PgQuery__AlterTableCmd* cmd,
+                                   PgError* error) {
+  std::string mode = alter_detail::Str(cmd->def);
+  char storage = 0;
+  const std::pair<const char*, char> kModes[] = {
+      {"plain", 'p'}, {"external", 'e'}, {"extended", 'x'}, {"main", 'm'}};
+  for (const auto& [name, code] : kModes)
+    if (strcasecmp(mode.c_str(), name) == 0) storage = code;
+  if (!storage) {
+    *error = Err("22023", "invalid storage type \"" + mode + "\"");
+    return false;
+  }
+  catalog::Column* column = StorageColumn(cmd, error);
+  if (!column) return false;
+  // Only a type PostgreSQL can TOAST takes anything but PLAIN.
+  if (storage != 'p' && system_catalog::Storage(column->type) == 'p') {
+    *error = Err("0A000", "column data type " +
+                              alter_detail::TypeName(column->type) +
+                              " can only have storage PLAIN");
+    return false;
+  }
+  column->storage = storage;
+  return true;
+}
+
+bool AlterRunner::SetColumnOptions(const PgQuery__AlterTableCmd* cmd,
+                                   PgError* error) {
+  catalog::Column* column = StorageColumn(cmd, error);
+  if (!column) return false;
+  PgQuery__Node* const* defs;
+  size_t n;
+  DefList(cmd, &defs, &n);
+  return MergeRelOptions(RelOptionTarget::kColumn, defs, n, IsReset(cmd),
+                         /*create_table=*/false, &column->attoptions, error);
+}
+
+bool AlterRunner::SetReplicaIdentity(const PgQuery__AlterTableCmd* cmd,
+                                     PgError* error) {
+  if (!cmd->def ||
+      cmd->def->node_case != PG_QUERY__NODE__NODE_REPLICA_IDENTITY_STMT) {
+    *error = Err("XX000", "REPLICA IDENTITY without its kind");
+    return false;
+  }
+  const PgQuery__ReplicaIdentityStmt* ri = cmd->def->replica_identity_stmt;
+  char kind =
+      ri->identity_type && *ri->identity_type ? ri->identity_type[0] : 'd';
+  catalog::Index* chosen = nullptr;
+  if (kind == 'i') {
+    std::string name = ri->name ? ri->name : "";
+    for (auto& x : table_.indexes)
+      if (x.name == name && !system_catalog::IsCounterIndex(table_, x))
+        chosen = &x;
+    if (!chosen) {
+      const catalog::Index* elsewhere = nullptr;
+      if (cat().FindIndexTable(table_.schema, name, &elsewhere)) {
+        *error = Err("42809", "\"" + name + "\" is not an index for table \"" +
+                                  table_.name + "\"");
+      } else {
+        *error = Err("42704", "index \"" + name + "\" for table \"" +
+                                  table_.name + "\" does not exist");
+      }
+      return false;
+    }
+    const catalog::Constraint* key = nullptr;
+    for (const auto& c : table_.constraints)
+      if (!chosen->constraint.empty() && c.name == chosen->constraint) key = &c;
+    if (!chosen->unique && !key) {
+      *error = Err("42809", "cannot use non-unique index \"" + name +
+                                "\" as replica identity");
+      return false;
+    }
+    if (key && key->deferrable) {
+      *error = Err("0A000", "cannot use non-immediate index \"" + name +
+                                "\" as replica identity");
+      return false;
+    }
+    for (size_t i = 0; i < chosen->columns.size(); i++)
+      if (!chosen->expression(i).empty()) {
+        *error = Err("0A000", "cannot use expression index \"" + name +
+                                  "\" as replica identity");
+        return false;
+      }
+    if (!chosen->predicate.empty()) {
+      *error = Err("0A000", "cannot use partial index \"" + name +
+                                "\" as replica identity");
+      return false;
+    }
+    for (const auto& col : chosen->columns) {
+      const catalog::Column* c = table_.FindColumn(col);
+      if (c && !c->not_null) {
+        *error = Err("42809", "index \"" + name +
+                                  "\" cannot be used as replica identity "
+                                  "because column \"" +
+                                  col + "\" is nullable");
+        return false;
+      }
+    }
+  }
+  table_.replica_identity = kind;
+  for (auto& x : table_.indexes) x.replica_identity = &x == chosen;
+  return true;
+}
+
+bool AlterRunner::AlterIndexStorage(const catalog::Table& table,
+                                    const std::string& index_name,
+                                    const PgQuery__AlterTableCmd* cmd,
+                                    PgError* error) {
+  catalog::Table copy = table;
+  catalog::Index* x = nullptr;
+  for (auto& candidate : copy.indexes)
+    if (candidate.name == index_name) x = &candidate;
+  if (!x) {
+    *error = Err("42P01", "relation \"" + index_name + "\" does not exist");
+    return false;
+  }
+  switch (cmd->subtype) {
+    case PG_QUERY__ALTER_TABLE_TYPE__AT_SetRelOptions:
+    case PG_QUERY__ALTER_TABLE_TYPE__AT_ResetRelOptions: {
+      PgQuery__Node* const* defs;
+      size_t n;
+      DefList(cmd, &defs, &n);
+      if (!MergeRelOptions(IndexTarget(*x), defs, n, IsReset(cmd),
+                           /*create_table=*/false, &x->reloptions, error))
+        return false;
+      break;
+    }
+    case PG_QUERY__ALTER_TABLE_TYPE__AT_SetStatistics: {
+      int target;
+      bool lowered;
+      if (!StatisticsTarget(cmd, &target, &lowered, error)) return false;
+      // By number (ALTER COLUMN 2) or by the index column's name.
+      int key = -1;
+      std::vector<std::string> names = IndexColumnNames(*x);
+      if (cmd->name && *cmd->name) {
+        for (size_t i = 0; i < names.size(); i++)
+          if (names[i] == cmd->name) key = static_cast<int>(i);
+        if (key < 0) {
+          *error = Err("42703", "column \"" + std::string(cmd->name) +
+                                    "\" of relation \"" + index_name +
+                                    "\" does not exist");
+          return false;
+        }
+      } else {
+        key = cmd->num - 1;
+        if (key < 0 || key >= static_cast<int>(x->columns.size())) {
+          *error = Err("42703", "column number " + std::to_string(cmd->num) +
+                                    " of relation \"" + index_name +
+                                    "\" does not exist");
+          return false;
+        }
+      }
+      if (x->expression(key).empty()) {
+        *error = Err("0A000",
+                     "cannot alter statistics on non-expression "
+                     "column \"" +
+                         names[key] + "\" of index \"" + index_name + "\"");
+        error->hint = "Alter statistics on table column instead.";
+        return false;
+      }
+      if (lowered)
+        session_->Notice(sink_, "WARNING", "22023",
+                         "lowering statistics target to 10000");
+      x->stat_targets.resize(x->columns.size(), -1);
+      x->stat_targets[key] = target;
+      break;
+    }
+    default:
+      *error = Err("0A000",
+                   "ALTER INDEX with this subcommand is not "
+                   "supported yet");
+      return false;
+  }
+  return Store(catalog::Catalog::PutTable(storage(), db(), copy), error);
+}
+
+}  // namespace kova::planner
