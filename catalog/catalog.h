@@ -58,8 +58,9 @@ struct Constraint {
   char on_delete = 'a';
   char on_update = 'a';
   bool nulls_not_distinct = false;
-  // DEFERRABLE / INITIALLY DEFERRED (keys and foreign keys). Kova defers
-  // the checks of foreign keys only; unique keys are checked at once.
+  // DEFERRABLE / INITIALLY DEFERRED (keys and foreign keys): checked when
+  // the statement ends, or at commit in deferred mode; the store's index of
+  // a deferrable key is not unique.
   bool deferrable = false;
   bool initially_deferred = false;
 };

@@ -408,7 +408,7 @@ bool AlterRunner::BuildUniqueIndex(const catalog::Constraint& c,
   bool adopted = false;
   const catalog::Column* column =
       c.columns.size() == 1 ? table_.FindColumn(c.columns[0]) : nullptr;
-  if (column && !column->counter.empty()) {
+  if (column && !column->counter.empty() && !c.deferrable) {
     std::vector<docstore::IndexSpec> specs;
     if (!Store(storage()->ListIndexes(db(), table_.collection, &specs), error))
       return false;
@@ -428,6 +428,14 @@ bool AlterRunner::BuildUniqueIndex(const catalog::Constraint& c,
   docstore::Status s =
       adopted ? docstore::Status::OK()
               : storage()->CreateIndex(db(), table_.collection, spec);
+  if (s.ok() && c.deferrable) {
+    // Built unique to refuse the duplicates already stored, as PostgreSQL's
+    // index build does; kept non-unique, since a DEFERRABLE key is checked
+    // when its statement or transaction ends (deferred_checks.cc).
+    spec.unique = false;
+    s = storage()->DropIndex(db(), table_.collection, spec.name);
+    if (s.ok()) s = storage()->CreateIndex(db(), table_.collection, spec);
+  }
   if (s.ok()) {
     catalog::Index x;
     x.name = c.name;

@@ -693,8 +693,13 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
     for (const auto& c : x.columns) spec.keys.emplace_back(c, 1);
     spec.unique = true;
     spec.nulls_distinct = true;
-    for (const auto& c : table.constraints)
-      if (c.name == x.name && c.nulls_not_distinct) spec.nulls_distinct = false;
+    for (const auto& c : table.constraints) {
+      if (c.name != x.name) continue;
+      if (c.nulls_not_distinct) spec.nulls_distinct = false;
+      // A DEFERRABLE key is checked when its statement or transaction
+      // ends (deferred_checks.cc), not by the index.
+      if (c.deferrable) spec.unique = false;
+    }
     if (s.ok()) s = storage_->CreateIndex(database_, table.collection, spec);
   }
   std::vector<catalog::Sequence> sequences;
@@ -718,8 +723,13 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
     // PostgreSQL names a UNIQUE constraint on the column, unless a key
     // index already covers exactly this column.
     bool covered = false;
-    for (const auto& x : table.indexes)
-      covered |= x.columns.size() == 1 && x.columns[0] == col.name;
+    for (const auto& x : table.indexes) {
+      bool deferrable = false;
+      for (const auto& k : table.constraints)
+        deferrable |= k.name == x.name && k.deferrable;
+      covered |=
+          x.columns.size() == 1 && x.columns[0] == col.name && !deferrable;
+    }
     if (!covered) {
       catalog::Index x;
       x.name = ChooseName(*catalog_, schema, name, col.name, "key", taken);

@@ -131,8 +131,12 @@ bool SessionImpl::VerifyQueuedCheck(const DeferredCheck& check,
       check.table.substr(0, dot), check.table.substr(dot + 1));
   if (!child) return true;
   const catalog::Constraint* c = nullptr;
-  for (const auto& k : child->constraints)
-    if (k.kind == 'f' && k.name == check.constraint) c = &k;
+  for (const auto& k : child->constraints) {
+    if (k.name != check.constraint) continue;
+    if (k.kind == 'p' || k.kind == 'u')
+      return VerifyUniqueKey(*child, k, check, error);
+    if (k.kind == 'f') c = &k;
+  }
   if (!c) return true;
   size_t pdot = c->ref_table.find('.');
   const catalog::Table* parent = catalog_->FindTable(
@@ -189,6 +193,41 @@ bool SessionImpl::VerifyQueuedCheck(const DeferredCheck& check,
     error->detail = "Key " + KeyValuesText(c->columns, check.key) +
                     " is not present in table \"" + parent->name + "\".";
   }
+  return false;
+}
+
+bool SessionImpl::VerifyUniqueKey(const catalog::Table& table,
+                                  const catalog::Constraint& c,
+                                  const DeferredCheck& check, PgError* error) {
+  const types::TypeContext& context = settings_.type_context();
+  std::string tbl;
+  if (!CollectionTable(table.collection, &tbl, error)) return false;
+  // NULLS NOT DISTINCT keys match NULL too (IS, not =).
+  std::string sql = "SELECT rid, doc FROM " + tbl + " AS k WHERE 1";
+  std::vector<SValue> keys;
+  for (size_t i = 0; i < c.columns.size(); i++) {
+    const catalog::Column* col = table.FindColumn(c.columns[i]);
+    if (!col) return true;  // the column went: so did the constraint
+    sql += " AND " + ColumnSql("k", c.columns[i], col->type) +
+           (c.nulls_not_distinct ? " IS ?" : " = ?");
+    SValue sv;
+    if (!ToSValue(col->type, check.key[i], context, &sv, error)) return false;
+    keys.push_back(sv);
+  }
+  int rows = 0;
+  if (!ProbeRows(
+          sql + " LIMIT 2", keys,
+          [&rows](int64_t, const std::string&) {
+            rows++;
+            return true;
+          },
+          error))
+    return false;
+  if (rows < 2) return true;
+  *error = Err("23505", "duplicate key value violates unique constraint \"" +
+                            c.name + "\"");
+  error->detail =
+      "Key " + KeyValuesText(c.columns, check.key) + " already exists.";
   return false;
 }
 

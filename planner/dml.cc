@@ -966,6 +966,18 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
       *error = err;
       return false;
     }
+    // A DEFERRABLE key's index admits duplicates until the check at the
+    // end: it cannot decide a conflict (its arbiter, or any key without a
+    // target).
+    for (const auto& c : table.constraints) {
+      if ((c.kind != 'p' && c.kind != 'u') || !c.deferrable) continue;
+      if (!dml->conflict_index.empty() && dml->conflict_index != c.name)
+        continue;
+      *error = Err("55000",
+                   "ON CONFLICT does not support deferrable unique "
+                   "constraints/exclusion constraints as arbiters");
+      return false;
+    }
     for (size_t i = 0; i < oc->n_target_list; i++) {
       const PgQuery__ResTarget* t = oc->target_list[i]->res_target;
       int index = table.ColumnIndex(t->name);

@@ -201,6 +201,10 @@ class DmlRunner {
   bool check_references(const std::vector<Value>& row,
                         const std::vector<Value>* old_row) {
     for (const auto& c : table.constraints) {
+      if ((c.kind == 'p' || c.kind == 'u') && c.deferrable) {
+        queue_key_check(c, row, old_row);
+        continue;
+      }
       if (c.kind != 'f') continue;
       std::vector<Value> key;
       bool has_null = false, changed = old_row == nullptr;
@@ -244,6 +248,30 @@ class DmlRunner {
             {table.schema + "." + table.name, c.name, false, key});
     }
     return true;
+  }
+
+  // A DEFERRABLE primary key or unique constraint: its index does not
+  // refuse duplicates, so a new or changed key is checked when the
+  // statement ends, or at commit in deferred mode, as PostgreSQL rechecks
+  // such keys then.
+  void queue_key_check(const catalog::Constraint& c,
+                       const std::vector<Value>& row,
+                       const std::vector<Value>* old_row) {
+    std::vector<Value> key;
+    bool has_null = false, changed = old_row == nullptr;
+    for (const auto& col : c.columns) {
+      int idx = table.ColumnIndex(col);
+      key.push_back(row[idx]);
+      has_null |= !row[idx];
+      if (old_row && (*old_row)[idx] != row[idx]) changed = true;
+    }
+    if ((has_null && !c.nulls_not_distinct) || !changed) return;
+    SessionImpl::DeferredCheck check{table.schema + "." + table.name, c.name,
+                                     false, key};
+    if (s_->ForeignKeyDeferred(table, c))
+      s_->QueueDeferredCheck(std::move(check));
+    else
+      s_->QueueStatementCheck(std::move(check));
   }
 
   // Rows of other tables that reference `old_row`, which is being deleted

@@ -576,6 +576,10 @@ class SessionImpl : public Session,
   // One queued check against the data as it stands; false with the
   // violation (or an error) in `error`.
   bool VerifyQueuedCheck(const DeferredCheck& check, PgError* error);
+  // A DEFERRABLE key's check: no two rows hold check.key.
+  bool VerifyUniqueKey(const catalog::Table& table,
+                       const catalog::Constraint& c, const DeferredCheck& check,
+                       PgError* error);
   std::vector<DeferredCheck> statement_checks_;
   std::set<std::string> statement_keys_;
   int run_depth_ = 0;  // nested Run calls (EXECUTE runs its statement)

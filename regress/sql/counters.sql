@@ -138,3 +138,13 @@ DROP SEQUENCE cnt_seq, cnt_seq_col;
 -- Kova differs: admin.counters exists only in Kova
 SELECT count(*) FROM admin.counters WHERE _id IN ('postgres.cnt_seq', 'postgres.cnt_seq_col');
 DROP SCHEMA cnt_schema;
+-- A DEFERRABLE serial key keeps the unique index of its counter (DESIGN.md
+-- section 3, rule 1: an autoincrement field is unique at once), so its values
+-- cannot pass through duplicates.
+CREATE TABLE cnt_deferrable (id serial PRIMARY KEY DEFERRABLE, v int);
+INSERT INTO cnt_deferrable (v) VALUES (1), (2), (3);
+-- Kova differs: PostgreSQL checks the deferrable key at the statement's end
+-- and the UPDATE succeeds; the counter's index refuses the duplicate at once.
+UPDATE cnt_deferrable SET id = id + 1;
+SELECT * FROM cnt_deferrable ORDER BY id;
+DROP TABLE cnt_deferrable;
