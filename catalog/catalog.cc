@@ -94,6 +94,8 @@ void ReadTable(const bson_t* doc, Table* t) {
       t->comment = GetString(&it);
     else if (!strcmp(key, "reloptions"))
       t->reloptions = GetStrings(&it);
+    else if (!strcmp(key, "fk_triggers_disabled"))
+      t->fk_triggers_disabled = bson_iter_as_bool(&it);
     else if (!strcmp(key, "replica_identity")) {
       std::string s = GetString(&it);
       t->replica_identity = s.empty() ? 'd' : s[0];
@@ -203,6 +205,8 @@ void ReadTable(const bson_t* doc, Table* t) {
             });
           else if (!strcmp(k, "replica_identity"))
             x.replica_identity = bson_iter_as_bool(f);
+          else if (!strcmp(k, "clustered"))
+            x.clustered = bson_iter_as_bool(f);
         });
         t->indexes.push_back(std::move(x));
       });
@@ -511,6 +515,8 @@ Status Catalog::PutTable(docstore::Session* session, std::string_view db,
   PutString(&doc, "owner", t.owner);
   if (!t.comment.empty()) PutString(&doc, "comment", t.comment);
   if (!t.reloptions.empty()) PutStrings(&doc, "reloptions", t.reloptions);
+  if (t.fk_triggers_disabled)
+    bson_append_bool(&doc, "fk_triggers_disabled", -1, true);
   if (t.replica_identity != 'd')
     PutString(&doc, "replica_identity", std::string(1, t.replica_identity));
   if (!t.column_comments.empty()) {
@@ -605,6 +611,7 @@ Status Catalog::PutTable(docstore::Session* session, std::string_view db,
     }
     if (x.replica_identity)
       bson_append_bool(&one, "replica_identity", -1, true);
+    if (x.clustered) bson_append_bool(&one, "clustered", -1, true);
     bson_append_document_end(&idx, &one);
   }
   bson_append_array_end(&doc, &idx);

@@ -102,6 +102,8 @@ struct Index {
   std::vector<int> stat_targets;
   // REPLICA IDENTITY USING INDEX names this index (pg_index.indisreplident).
   bool replica_identity = false;
+  // ALTER TABLE ... CLUSTER ON this index (pg_index.indisclustered).
+  bool clustered = false;
 };
 
 struct Table {
@@ -118,6 +120,10 @@ struct Table {
   std::vector<std::string> reloptions;
   // REPLICA IDENTITY: 'd' default, 'f' full, 'n' nothing, 'i' index.
   char replica_identity = 'd';
+  // ALTER TABLE ... DISABLE TRIGGER ALL: the checks and actions of the
+  // foreign keys on this table's rows (PostgreSQL's internal triggers) are
+  // off until ENABLE TRIGGER ALL.
+  bool fk_triggers_disabled = false;
 
   const Column* FindColumn(std::string_view column) const;
   int ColumnIndex(std::string_view column) const;  // -1 when absent

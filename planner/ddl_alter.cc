@@ -515,6 +515,20 @@ ExecuteResult AlterRunner::AlterTable(const PgQuery__AlterTableStmt* stmt) {
       case PG_QUERY__ALTER_TABLE_TYPE__AT_ReplicaIdentity:
         ok = SetReplicaIdentity(cmd, &error);
         break;
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_EnableTrig:
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_EnableAlwaysTrig:
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_EnableReplicaTrig:
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_DisableTrig:
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_EnableTrigAll:
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_DisableTrigAll:
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_EnableTrigUser:
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_DisableTrigUser:
+        ok = SetTriggersEnabled(cmd, &error);
+        break;
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_ClusterOn:
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_DropCluster:
+        ok = SetClusterIndex(cmd, &error);
+        break;
       default:
         error = Err("0A000", std::string(SubcommandName(cmd->subtype)) +
                                  " is not supported yet");

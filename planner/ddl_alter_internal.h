@@ -221,6 +221,11 @@ class AlterRunner {
   catalog::Column* StorageColumn(const PgQuery__AlterTableCmd* cmd,
                                  PgError* error);
   bool SetReplicaIdentity(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  // ENABLE / DISABLE TRIGGER name | ALL | USER: Kova's only triggers are
+  // PostgreSQL's internal ones of foreign keys (ALL).
+  bool SetTriggersEnabled(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  // CLUSTER ON index / SET WITHOUT CLUSTER.
+  bool SetClusterIndex(const PgQuery__AlterTableCmd* cmd, PgError* error);
   // ALTER INDEX ... SET / RESET (...) and ALTER COLUMN n SET STATISTICS:
   // saves `table` with its index `index_name` changed.
   bool AlterIndexStorage(const catalog::Table& table,

@@ -1,10 +1,12 @@
 // ALTER TABLE / ALTER INDEX subcommands that tune PostgreSQL's physical
 // storage: SET / RESET (storage parameters), ALTER COLUMN SET STATISTICS,
-// SET STORAGE, SET / RESET (n_distinct ...), and REPLICA IDENTITY. Documents
-// in SQLite have no heap pages, planner statistics, TOAST or logical
-// replication, so these change no behaviour in Kova; they are validated as
-// PostgreSQL validates them and recorded in the catalog, where pg_class,
-// pg_attribute, pg_index, psql's \d+ and pg_dump read them back.
+// SET STORAGE, SET / RESET (n_distinct ...), REPLICA IDENTITY and CLUSTER ON.
+// Documents in SQLite have no heap pages, planner statistics, TOAST or
+// logical replication, so these change no behaviour in Kova; they are
+// validated as PostgreSQL validates them and recorded in the catalog, where
+// pg_class, pg_attribute, pg_index, psql's \d+ and pg_dump read them back.
+// Also ENABLE / DISABLE TRIGGER, which does change behaviour: the foreign
+// key checks and actions are the only triggers a Kova table has.
 #include <strings.h>
 
 #include "planner/ddl_alter_internal.h"
@@ -196,6 +198,78 @@ bool AlterRunner::SetReplicaIdentity(const PgQuery__AlterTableCmd* cmd,
   }
   table_.replica_identity = kind;
   for (auto& x : table_.indexes) x.replica_identity = &x == chosen;
+  return true;
+}
+
+bool AlterRunner::SetTriggersEnabled(const PgQuery__AlterTableCmd* cmd,
+                                     PgError* error) {
+  switch (cmd->subtype) {
+    case PG_QUERY__ALTER_TABLE_TYPE__AT_EnableTrigAll:
+    case PG_QUERY__ALTER_TABLE_TYPE__AT_DisableTrigAll: {
+      bool disable =
+          cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_DisableTrigAll;
+      // PostgreSQL lets only a superuser switch its system triggers, which
+      // a table has when it takes part in a foreign key.
+      bool has_foreign_keys = false;
+      std::string self = table_.schema + "." + table_.name;
+      for (const auto& c : table_.constraints)
+        has_foreign_keys |= c.kind == 'f';
+      for (const auto& [key, t] : cat().tables())
+        for (const auto& c : t.constraints)
+          has_foreign_keys |= c.kind == 'f' && c.ref_table == self;
+      if (has_foreign_keys && !session_->superuser_) {
+        *error = Err("42501",
+                     "permission denied: the foreign key triggers of "
+                     "table \"" +
+                         table_.name + "\" are system triggers");
+        return false;
+      }
+      table_.fk_triggers_disabled = disable;
+      return true;
+    }
+    case PG_QUERY__ALTER_TABLE_TYPE__AT_EnableTrigUser:
+    case PG_QUERY__ALTER_TABLE_TYPE__AT_DisableTrigUser:
+      // No user triggers exist (CREATE TRIGGER is not supported): nothing
+      // to switch, as in PostgreSQL for a table without any.
+      return true;
+    default:
+      *error = Err("42704",
+                   "trigger \"" + std::string(cmd->name ? cmd->name : "") +
+                       "\" for table \"" + table_.name + "\" does not exist");
+      return false;
+  }
+}
+
+bool AlterRunner::SetClusterIndex(const PgQuery__AlterTableCmd* cmd,
+                                  PgError* error) {
+  catalog::Index* chosen = nullptr;
+  if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ClusterOn) {
+    std::string name = cmd->name ? cmd->name : "";
+    for (auto& x : table_.indexes)
+      if (x.name == name && !system_catalog::IsCounterIndex(table_, x))
+        chosen = &x;
+    if (!chosen) {
+      const catalog::Index* elsewhere = nullptr;
+      if (cat().FindIndexTable(table_.schema, name, &elsewhere))
+        *error = Err("42809", "\"" + name + "\" is not an index for table \"" +
+                                  table_.name + "\"");
+      else
+        *error = Err("42704", "index \"" + name + "\" for table \"" +
+                                  table_.name + "\" does not exist");
+      return false;
+    }
+    if (!chosen->method.empty() && chosen->method != "btree") {
+      *error = Err("0A000", "cannot cluster on index \"" + name +
+                                "\" because access method does not support "
+                                "clustering");
+      return false;
+    }
+    if (!chosen->predicate.empty()) {
+      *error = Err("0A000", "cannot cluster on partial index \"" + name + "\"");
+      return false;
+    }
+  }
+  for (auto& x : table_.indexes) x.clustered = &x == chosen;
   return true;
 }
 

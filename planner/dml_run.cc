@@ -205,7 +205,7 @@ class DmlRunner {
         queue_key_check(c, row, old_row);
         continue;
       }
-      if (c.kind != 'f') continue;
+      if (c.kind != 'f' || table.fk_triggers_disabled) continue;
       std::vector<Value> key;
       bool has_null = false, changed = old_row == nullptr;
       for (const auto& col : c.columns) {
@@ -283,6 +283,9 @@ class DmlRunner {
       *error = Err("54001", "foreign key cascade is too deep");
       return false;
     }
+    // DISABLE TRIGGER ALL on this table: no ON DELETE / ON UPDATE action
+    // or check of the rows that reference it.
+    if (table.fk_triggers_disabled) return true;
     std::string self = table.schema + "." + table.name;
     for (const auto& [k, child] : dml.catalog->tables()) {
       for (const auto& c : child.constraints) {

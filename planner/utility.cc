@@ -784,6 +784,28 @@ ExecuteResult SessionImpl::RunSet(const PgQuery__VariableSetStmt* set,
                                   ResultSink* sink) {
   std::string name = set->name ? set->name : "";
   PgError error;
+  if (name == "session_authorization" || name == "role") {
+    // Switching to another role is not built; staying the session's own
+    // user is (pg_dump --disable-triggers writes SET SESSION AUTHORIZATION
+    // DEFAULT, pg_restore --role its role).
+    std::string value;
+    if (set->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE &&
+        !SetStatementValue(set, &value, &error))
+      return Fail(error);
+    bool stays = set->kind != PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE ||
+                 value == user_ || (name == "role" && value == "none");
+    if (stays)
+      return Tag(set->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET"
+                                                                     : "SET");
+    RoleRecord role;
+    if (!EngineFindRole(engine_, value, &role))
+      return Fail(Err("42704", "role \"" + value + "\" does not exist"));
+    return Fail(Err("0A000", name == "role"
+                                 ? "SET ROLE to another role is not supported "
+                                   "yet"
+                                 : "SET SESSION AUTHORIZATION to another role "
+                                   "is not supported yet"));
+  }
   switch (set->kind) {
     case PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE: {
       std::string value;
