@@ -138,6 +138,7 @@ Status Session::RenameCollection(std::string_view db, std::string_view name,
       if (s.ok()) s = impl_->InsertRaw(*counters, doc);
       bson_destroy(doc);
       if (!s.ok()) return s;
+      impl_->RecordCounterRename(id, new_id);
     }
     return Status::OK();
   });

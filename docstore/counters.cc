@@ -371,8 +371,10 @@ Status SessionImpl::ValidateCounterDocument(const bson_t* doc,
 }
 
 Status SessionImpl::ReapplyHandedOut() {
-  if (handed_out_.empty() && set_values_.empty() && lease_ends_.empty())
+  if (handed_out_.empty() && set_values_.empty() && lease_ends_.empty()) {
+    if (!explicit_txn_) renamed_counters_.clear();
     return Status::OK();
+  }
   bool own_txn = !explicit_txn_;
   if (own_txn) {
     Status s = Exec("BEGIN IMMEDIATE");
@@ -380,12 +382,27 @@ Status SessionImpl::ReapplyHandedOut() {
     StartWriteAccounting();
   }
   Status s = RefreshCatalog();
+  // The row of counter `id`, under the id it had before a rename the
+  // rollback undid when it has gone (*row_id: the id it was found under).
+  auto load_row = [&](const std::string& id, std::string* row_id,
+                      CounterRow* row) {
+    *row_id = id;
+    Status st = LoadCounter(this, id, row);
+    for (size_t hops = 0; st.ok() && !row->exists && hops < 16; hops++) {
+      auto renamed = renamed_counters_.find(*row_id);
+      if (renamed == renamed_counters_.end()) break;
+      *row_id = renamed->second;
+      st = LoadCounter(this, *row_id, row);
+    }
+    return st;
+  };
   for (const auto& [id, value] : set_values_) {
     if (!s.ok()) break;
     CounterRow row;
-    s = LoadCounter(this, id, &row);
+    std::string row_id;
+    s = load_row(id, &row_id, &row);
     if (s.ok() && row.exists && row.last != value)
-      s = StoreLast(this, id, row, value);
+      s = StoreLast(this, row_id, row, value);
   }
   // Values of ended leases first: what the transaction handed out after
   // them (possibly lower, from a restart) is applied only if beyond.
@@ -398,12 +415,13 @@ Status SessionImpl::ReapplyHandedOut() {
     if (!s.ok()) break;
     const auto& [ns, value] = entry;
     CounterRow row;
-    s = LoadCounter(this, id, &row);
+    std::string row_id;
+    s = load_row(id, &row_id, &row);
     if (!s.ok()) break;
     if (row.exists) {
       bool behind = !row.last ||
                     (row.increment > 0 ? *row.last < value : *row.last > value);
-      if (behind) s = StoreLast(this, id, row, value);
+      if (behind) s = StoreLast(this, row_id, row, value);
       continue;
     }
     // The row is gone after the rollback: recreate it if the collection
@@ -426,6 +444,7 @@ Status SessionImpl::ReapplyHandedOut() {
       handed_out_.clear();
       lease_ends_.clear();
       set_values_.clear();
+      renamed_counters_.clear();
       // Still under the write lock: this rare path may sync while holding it.
       s = SyncCommitted(sync_ticket);
     }

@@ -600,8 +600,15 @@ class SessionImpl {
   // Values set by setval in the current transaction (counter id -> last),
   // re-applied after a rollback as they were: setval is not transactional.
   std::map<std::string, int64_t> set_values_;
+  // Counter rows the current transaction renamed (new id -> id before: a
+  // moved collection or sequence). After a rollback the row is back under
+  // its old id, and a value handed out under the new one goes there.
+  std::map<std::string, std::string> renamed_counters_;
 
  public:
+  void RecordCounterRename(const std::string& id, const std::string& new_id) {
+    if (explicit_txn_ && id != new_id) renamed_counters_[new_id] = id;
+  }
   void RecordSetValue(const std::string& id, int64_t last) {
     handed_out_.erase(id);
     lease_ends_.erase(id);

@@ -280,6 +280,8 @@ Status Session::RenameCounter(std::string_view id, std::string_view new_id,
     }
     if (s.ok()) s = impl_->InsertRaw(*counters, doc);
     bson_destroy(doc);
+    if (s.ok())
+      impl_->RecordCounterRename(std::string(id), std::string(new_id));
     return s;
   });
 }

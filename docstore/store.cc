@@ -333,6 +333,7 @@ Status SessionImpl::Commit() {
   handed_out_.clear();
   lease_ends_.clear();
   set_values_.clear();
+  renamed_counters_.clear();
   EndCatalogChangeIfDone();
   ReleaseWriter();
   return SyncCommitted(sync_ticket);

@@ -1,5 +1,6 @@
-// Shared by ddl_alter*.cc: the helper that runs ALTER TABLE, CREATE VIEW,
-// COMMENT and ALTER ... RENAME against a session's catalog and storage.
+// Shared by ddl_alter*.cc and ddl_set_schema.cc: the helper that runs ALTER
+// TABLE, CREATE VIEW, COMMENT, ALTER ... RENAME and ALTER ... SET SCHEMA
+// against a session's catalog and storage.
 // Internal to the planner.
 #pragma once
 
@@ -92,13 +93,16 @@ std::vector<catalog::ViewUse> ViewUses(
     const PgQuery__Node* query, const catalog::Catalog& cat,
     const std::function<std::string(const char*, const std::string&)>&
         lookup_schema);
-// Follows a rename in what a view reads: relation `schema.name` renamed
-// `new_name`, or (with `column`) its column renamed `new_column`; whether
-// the view changed.
-bool RenameViewUse(catalog::View* view, const std::string& schema,
-                   const std::string& name, const std::string& new_name,
-                   const std::string& column = "",
-                   const std::string& new_column = "");
+// Follows a move in what a view reads: relation `schema.name` now is
+// `new_schema.new_name`; whether the view changed.
+bool MoveViewUse(catalog::View* view, const std::string& schema,
+                 const std::string& name, const std::string& new_schema,
+                 const std::string& new_name);
+// Follows a column rename of relation `schema.name` in what a view reads;
+// whether the view changed.
+bool RenameViewUseColumn(catalog::View* view, const std::string& schema,
+                         const std::string& name, const std::string& column,
+                         const std::string& new_column);
 // A SELECT statement as SQL text (libpg_query's deparser); empty on failure.
 std::string DeparseSelect(const PgQuery__Node* select);
 
@@ -111,6 +115,7 @@ class AlterRunner {
   ExecuteResult CreateView(const PgQuery__ViewStmt* stmt);
   ExecuteResult Comment(const PgQuery__CommentStmt* stmt);
   ExecuteResult Rename(const PgQuery__RenameStmt* stmt);
+  ExecuteResult SetSchema(const PgQuery__AlterObjectSchemaStmt* stmt);
 
  private:
   // ---- ALTER TABLE subcommands (ddl_alter.cc, ddl_alter_columns.cc,
@@ -236,7 +241,29 @@ class AlterRunner {
   ExecuteResult RenameRelation(const PgQuery__RenameStmt* stmt);
   ExecuteResult RenameColumn(const PgQuery__RenameStmt* stmt);
   ExecuteResult RenameConstraint(const PgQuery__RenameStmt* stmt);
-  bool RenameTableTo(const std::string& new_name, PgError* error);
+
+  // ---- moves of relations, by RENAME and SET SCHEMA (ddl_set_schema.cc) --
+  // table_ becomes new_schema.new_name: its collection (documents, indexes,
+  // counter rows with their last), and what names it elsewhere: foreign
+  // keys, sequences' OWNED BY, views, grants. Its owned sequences stay.
+  bool MoveTable(const std::string& new_schema, const std::string& new_name,
+                 PgError* error);
+  // The sequence becomes new_schema.new_name: its counter row when it is
+  // its own, the columns it feeds and the defaults naming it, its grants.
+  bool MoveSequence(catalog::Sequence seq, const std::string& new_schema,
+                    const std::string& new_name, PgError* error);
+  // The view becomes new_schema.new_name; views reading it follow.
+  bool MoveView(catalog::View view, const std::string& new_schema,
+                const std::string& new_name, PgError* error);
+  // Views reading relation schema.name read new_schema.new_name instead:
+  // their query text and their uses.
+  bool MoveViewReaders(const std::string& schema, const std::string& name,
+                       const std::string& new_schema,
+                       const std::string& new_name, PgError* error);
+  // GRANTs recorded on the relation ("table" or "sequence") follow it.
+  bool MoveGrants(const std::string& kind, const std::string& schema,
+                  const std::string& name, const std::string& new_schema,
+                  const std::string& new_name, PgError* error);
 
   void Notice(const char* sqlstate, const std::string& message);
   docstore::Session* storage() { return session_->storage_.get(); }

@@ -1,6 +1,7 @@
 // CREATE [OR REPLACE] VIEW, COMMENT ON and ALTER ... RENAME (relations,
 // columns and constraints). A renamed table is a renamed docstore
-// collection: its counter rows follow (their _id names the collection).
+// collection: its counter rows follow (their _id names the collection);
+// relations move by the steps SET SCHEMA uses too (ddl_set_schema.cc).
 #include <pg_query.h>
 
 #include <algorithm>
@@ -27,44 +28,6 @@ std::vector<std::string> NameList(const PgQuery__Node* n) {
     out.push_back(Str(n));
   }
   return out;
-}
-
-// nextval('name'...) in a stored default: the sequence name as written.
-std::string NextvalName(const std::string& default_expr) {
-  size_t open = default_expr.find("nextval('");
-  if (open == std::string::npos) return "";
-  size_t start = open + 9;
-  size_t end = default_expr.find('\'', start);
-  if (end == std::string::npos) return "";
-  return default_expr.substr(start, end - start);
-}
-
-// A view's query with table `schema.from` renamed `to`.
-std::string RenameQueryTable(const std::string& query,
-                             const std::string& schema, const std::string& from,
-                             const std::string& to) {
-  std::unique_ptr<sql::ParseTree> tree;
-  sql::SyntaxError syntax;
-  if (!sql::ParseTree::Parse(query, &tree, &syntax) || tree->size() != 1)
-    return query;
-  PgQuery__Node* root = tree->statement(0).stmt;
-  std::vector<std::pair<PgQuery__RangeVar*, char*>> swapped;
-  std::string replacement = to;
-  VisitParseNodes(reinterpret_cast<ProtobufCMessage*>(root),
-                  [&](PgQuery__Node* n) {
-                    if (n->node_case != PG_QUERY__NODE__NODE_RANGE_VAR) return;
-                    PgQuery__RangeVar* rv = n->range_var;
-                    std::string rs = rv->schemaname ? rv->schemaname : "";
-                    if (from != rv->relname || (!rs.empty() && rs != schema) ||
-                        (rs.empty() && schema != "public"))
-                      return;
-                    swapped.emplace_back(rv, rv->relname);
-                    rv->relname = replacement.data();
-                  });
-  if (swapped.empty()) return query;
-  std::string out = DeparseSelect(root);
-  for (auto& [rv, original] : swapped) rv->relname = original;
-  return out.empty() ? query : out;
 }
 
 }  // namespace
@@ -353,79 +316,6 @@ ExecuteResult AlterRunner::Rename(const PgQuery__RenameStmt* stmt) {
   }
 }
 
-bool AlterRunner::RenameTableTo(const std::string& new_name, PgError* error) {
-  std::string old_name = table_.name;
-  std::string old_collection = table_.collection;
-  std::string old_self = table_.schema + "." + old_name;
-  std::string new_self = table_.schema + "." + new_name;
-  std::string new_collection =
-      catalog::Catalog::CollectionName(table_.schema, new_name);
-  if (!Store(storage()->RenameCollection(db(), old_collection, new_collection),
-             error))
-    return false;
-  if (!Store(catalog::Catalog::Remove(storage(), db(), "table", table_.schema,
-                                      old_name),
-             error))
-    return false;
-  catalog::Table renamed = table_;
-  renamed.name = new_name;
-  renamed.collection = new_collection;
-  std::map<std::string, std::string> counters;  // old counter id -> new
-  for (auto& col : renamed.columns) {
-    if (col.counter.empty()) continue;
-    std::string id =
-        catalog::Catalog::ColumnCounterId(db(), new_collection, col.name);
-    counters[col.counter] = id;
-    col.counter = id;
-  }
-  for (auto& c : renamed.constraints)
-    if (c.kind == 'f' && c.ref_table == old_self) c.ref_table = new_self;
-  for (const auto& [k, q] : cat().sequences()) {
-    bool changed = false;
-    catalog::Sequence copy = q;
-    if (counters.count(q.counter)) {
-      copy.counter = counters[q.counter];
-      changed = true;
-    }
-    if (q.owned_table == old_self) {
-      copy.owned_table = new_self;
-      changed = true;
-    }
-    if (changed &&
-        !Store(catalog::Catalog::PutSequence(storage(), db(), copy), error))
-      return false;
-  }
-  for (const auto& [k, t] : cat().tables()) {
-    if (t.schema == table_.schema && t.name == old_name) continue;
-    bool changed = false;
-    catalog::Table copy = t;
-    for (auto& c : copy.constraints) {
-      if (c.kind == 'f' && c.ref_table == old_self) {
-        c.ref_table = new_self;
-        changed = true;
-      }
-    }
-    if (changed &&
-        !Store(catalog::Catalog::PutTable(storage(), db(), copy), error))
-      return false;
-  }
-  // Views name tables by their text: they follow the new name.
-  for (const auto& [k, v] : cat().views()) {
-    catalog::View copy = v;
-    bool uses = RenameViewUse(&copy, table_.schema, old_name, new_name);
-    std::string query =
-        RenameQueryTable(v.query, table_.schema, old_name, new_name);
-    if (query == v.query && !uses) continue;
-    copy.query = query;
-    if (!Store(catalog::Catalog::PutView(storage(), db(), copy), error))
-      return false;
-  }
-  if (!Store(catalog::Catalog::PutTable(storage(), db(), renamed), error))
-    return false;
-  table_ = renamed;
-  return session_->LoadCatalog(error);
-}
-
 ExecuteResult AlterRunner::RenameRelation(const PgQuery__RenameStmt* stmt) {
   PgError error;
   std::string kind =
@@ -470,57 +360,13 @@ ExecuteResult AlterRunner::RenameRelation(const PgQuery__RenameStmt* stmt) {
   docstore::Status s;
   if (table) {
     table_ = *table;
-    if (!RenameTableTo(new_name, &error)) return Fail(error);
+    if (!MoveTable(schema, new_name, &error)) return Fail(error);
   } else if (seq) {
-    catalog::Sequence copy = *seq;
-    std::string old_self = schema + "." + name;
-    copy.name = new_name;
-    std::string standalone =
-        catalog::Catalog::SequenceCounterId(db(), schema, name);
-    if (copy.counter == standalone) {
-      copy.counter =
-          catalog::Catalog::SequenceCounterId(db(), schema, new_name);
-      if (!Store(storage()->RenameCounter(standalone, copy.counter, "", ""),
-                 &error))
-        return Fail(error);
-    }
-    s = catalog::Catalog::Remove(storage(), db(), "sequence", schema, name);
-    if (s.ok()) s = catalog::Catalog::PutSequence(storage(), db(), copy);
-    // Columns name the sequence in their defaults.
-    for (const auto& [k, t] : cat().tables()) {
-      if (!s.ok()) break;
-      bool changed = false;
-      catalog::Table t_copy = t;
-      for (auto& col : t_copy.columns) {
-        bool fed = col.sequence == old_self;
-        std::string named = NextvalName(col.default_expr);
-        bool named_here = !named.empty() &&
-                          (named == name || named == QuoteIdentifier(name) ||
-                           named == schema + "." + name ||
-                           named == QuoteQualified(schema, name));
-        if (fed) col.sequence = schema + "." + new_name;
-        if (named_here) {
-          std::string shown = schema == "public"
-                                  ? QuoteIdentifier(new_name)
-                                  : QuoteQualified(schema, new_name);
-          col.default_expr = "nextval('" + shown + "'::regclass)";
-        }
-        changed |= fed || named_here;
-      }
-      if (changed) s = catalog::Catalog::PutTable(storage(), db(), t_copy);
-    }
+    if (!MoveSequence(catalog::Sequence(*seq), schema, new_name, &error))
+      return Fail(error);
   } else if (view) {
-    catalog::View copy = *view;
-    copy.name = new_name;
-    s = catalog::Catalog::Remove(storage(), db(), "view", schema, name);
-    if (s.ok()) s = catalog::Catalog::PutView(storage(), db(), copy);
-    // Views that read it keep knowing it.
-    for (const auto& [k, v] : cat().views()) {
-      catalog::View reader = v;
-      if (s.ok() && &v != view &&
-          RenameViewUse(&reader, schema, name, new_name))
-        s = catalog::Catalog::PutView(storage(), db(), reader);
-    }
+    if (!MoveView(catalog::View(*view), schema, new_name, &error))
+      return Fail(error);
   } else {
     table_ = *index_table;
     if (!RenameStorageIndex(table_.collection, name, new_name, &error))
@@ -587,7 +433,7 @@ ExecuteResult AlterRunner::RenameColumn(const PgQuery__RenameStmt* stmt) {
       return Fail(error);
     for (const auto& [k, v] : cat().views()) {
       catalog::View reader = v;
-      if (RenameViewUse(&reader, schema, name, name, from, to) &&
+      if (RenameViewUseColumn(&reader, schema, name, from, to) &&
           !Store(catalog::Catalog::PutView(storage(), db(), reader), &error))
         return Fail(error);
     }
@@ -663,7 +509,7 @@ ExecuteResult AlterRunner::RenameColumn(const PgQuery__RenameStmt* stmt) {
   // Views that read the column keep knowing it.
   for (const auto& [k, v] : cat().views()) {
     catalog::View reader = v;
-    if (RenameViewUse(&reader, schema, name, name, from, to) &&
+    if (RenameViewUseColumn(&reader, schema, name, from, to) &&
         !Store(catalog::Catalog::PutView(storage(), db(), reader), &error))
       return Fail(error);
   }

@@ -150,20 +150,28 @@ std::vector<catalog::ViewUse> ViewUses(
   return uses;
 }
 
-bool RenameViewUse(catalog::View* view, const std::string& schema,
-                   const std::string& name, const std::string& new_name,
-                   const std::string& column, const std::string& new_column) {
+bool MoveViewUse(catalog::View* view, const std::string& schema,
+                 const std::string& name, const std::string& new_schema,
+                 const std::string& new_name) {
   bool changed = false;
   for (auto& use : view->uses) {
     if (use.schema != schema || use.name != name) continue;
-    if (!column.empty()) {
-      for (auto& c : use.columns)
-        if (c == column) {
-          c = new_column;
-          changed = true;
-        }
-    } else if (new_name != name) {
-      use.name = new_name;
+    use.schema = new_schema;
+    use.name = new_name;
+    changed = true;
+  }
+  return changed;
+}
+
+bool RenameViewUseColumn(catalog::View* view, const std::string& schema,
+                         const std::string& name, const std::string& column,
+                         const std::string& new_column) {
+  bool changed = false;
+  for (auto& use : view->uses) {
+    if (use.schema != schema || use.name != name) continue;
+    for (auto& c : use.columns) {
+      if (c != column) continue;
+      c = new_column;
       changed = true;
     }
   }

@@ -981,11 +981,17 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
     }
     case PG_QUERY__NODE__NODE_RENAME_STMT:
       return true;
+    case PG_QUERY__NODE__NODE_ALTER_OBJECT_SCHEMA_STMT:
+      if (IsTypeStatement(node) || IsRelationSetSchema(node)) return true;
+      *error = Err("0A000",
+                   "ALTER ... SET SCHEMA of this kind of object is not "
+                   "supported yet (tables, views, sequences, types and "
+                   "domains are)");
+      return false;
     case PG_QUERY__NODE__NODE_CREATE_ENUM_STMT:
     case PG_QUERY__NODE__NODE_ALTER_ENUM_STMT:
     case PG_QUERY__NODE__NODE_CREATE_DOMAIN_STMT:
     case PG_QUERY__NODE__NODE_ALTER_DOMAIN_STMT:
-    case PG_QUERY__NODE__NODE_ALTER_OBJECT_SCHEMA_STMT:
       if (IsTypeStatement(node)) return true;
       *error = Err("0A000",
                    std::string(StatementName(node)) + " is not supported yet");

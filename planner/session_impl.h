@@ -486,6 +486,10 @@ class SessionImpl : public Session,
   ExecuteResult RunGrant(const PgQuery__GrantStmt* stmt);
   ExecuteResult RunRenameObject(const PgQuery__RenameStmt* stmt,
                                 ResultSink* sink);
+  // ALTER TABLE / VIEW / SEQUENCE ... SET SCHEMA (ddl_set_schema.cc).
+  ExecuteResult RunSetSchema(const PgQuery__AlterObjectSchemaStmt* stmt,
+                             ResultSink* sink);
+  static bool IsRelationSetSchema(const PgQuery__Node* node);
   // SQL PREPARE / EXECUTE and VACUUM / ANALYZE (prepare.cc).
   bool AnalyzePrepare(Plan* plan, PgError* error);
   ExecuteResult RunPrepare(const Plan& plan);

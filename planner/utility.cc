@@ -489,6 +489,13 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
       if (!CheckWritable("ALTER ROLE", &ro)) return Fail(ro);
       return RunRenameRole(node->rename_stmt, sink);
     }
+    case PG_QUERY__NODE__NODE_ALTER_OBJECT_SCHEMA_STMT:
+      if (IsRelationSetSchema(node))
+        return RunSetSchema(node->alter_object_schema_stmt, sink);
+      return Fail(Err("0A000",
+                      "ALTER ... SET SCHEMA of this kind of object is not "
+                      "supported yet (tables, views, sequences, types and "
+                      "domains are)"));
     case PG_QUERY__NODE__NODE_COPY_STMT:
       return RunCopy(plan, sink);
     case PG_QUERY__NODE__NODE_FETCH_STMT: {  // MOVE

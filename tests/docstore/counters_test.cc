@@ -400,6 +400,38 @@ TEST_F(CounterTest, RollbackAfterCounterRowRecreated) {
   EXPECT_EQ(InsertedId("{}"), 3);
 }
 
+// A renamed collection takes its counter row along (ALTER TABLE ... RENAME
+// / SET SCHEMA); values handed out under the new name stay used when the
+// rename is rolled back.
+TEST_F(CounterTest, RollbackOfRenameDoesNotReuseValue) {
+  CreateOrders();
+  EXPECT_EQ(InsertedId("{}"), 1);
+  ASSERT_TRUE(session_->Begin().ok());
+  ASSERT_TRUE(
+      session_->RenameCollection("shop", "orders", "sales.orders").ok());
+  EXPECT_EQ(IntOf(Insert("shop", "sales.orders", "{}"), "id"), 2);
+  EXPECT_EQ(Last("shop.sales.orders.id"), 2);
+  EXPECT_FALSE(Counter("shop.orders.id"));
+  ASSERT_TRUE(session_->Rollback().ok());
+  EXPECT_FALSE(Counter("shop.sales.orders.id"));
+  EXPECT_EQ(Last(), 2);
+  EXPECT_EQ(InsertedId("{}"), 3);
+}
+
+TEST_F(CounterTest, RollbackToSavepointOfRenameDoesNotReuseValue) {
+  CreateOrders();
+  ASSERT_TRUE(session_->Begin().ok());
+  EXPECT_EQ(InsertedId("{}"), 1);
+  ASSERT_TRUE(session_->Savepoint("s1").ok());
+  ASSERT_TRUE(session_->RenameCollection("shop", "orders", "orders2").ok());
+  ASSERT_TRUE(session_->RenameCollection("shop", "orders2", "orders3").ok());
+  EXPECT_EQ(IntOf(Insert("shop", "orders3", "{}"), "id"), 2);
+  ASSERT_TRUE(session_->RollbackToSavepoint("s1").ok());
+  EXPECT_EQ(InsertedId("{}"), 3);
+  ASSERT_TRUE(session_->Commit().ok());
+  EXPECT_EQ(Last(), 3);
+}
+
 // Within one transaction, edits of admin.counters take effect on the next
 // insert (the session's counter cache must not hide them).
 TEST_F(CounterTest, CounterEditsInsideATransactionTakeEffect) {
