@@ -103,6 +103,15 @@ bool MoveViewUse(catalog::View* view, const std::string& schema,
 bool RenameViewUseColumn(catalog::View* view, const std::string& schema,
                          const std::string& name, const std::string& column,
                          const std::string& new_column);
+// A view's query with column `from` of relation `schema.name` renamed `to`
+// wherever it refers to it (qualified by the relation's name or alias, or
+// unqualified when no other relation it reads has such a column); an
+// output column it named keeps its name.
+std::string RenameQueryColumn(const catalog::View& view,
+                              const catalog::Catalog& cat,
+                              const std::string& schema,
+                              const std::string& name, const std::string& from,
+                              const std::string& to);
 // A SELECT statement as SQL text (libpg_query's deparser); empty on failure.
 std::string DeparseSelect(const PgQuery__Node* select);
 

@@ -506,10 +506,12 @@ ExecuteResult AlterRunner::RenameColumn(const PgQuery__RenameStmt* stmt) {
   for (const auto& spec : rebuild)
     if (!Store(storage()->CreateIndex(db(), table_.collection, spec), &error))
       return Fail(error);
-  // Views that read the column keep knowing it.
+  // Views that read the column keep knowing it, by its new name.
   for (const auto& [k, v] : cat().views()) {
     catalog::View reader = v;
-    if (RenameViewUseColumn(&reader, schema, name, from, to) &&
+    reader.query = RenameQueryColumn(v, cat(), schema, name, from, to);
+    bool uses = RenameViewUseColumn(&reader, schema, name, from, to);
+    if ((uses || reader.query != v.query) &&
         !Store(catalog::Catalog::PutView(storage(), db(), reader), &error))
       return Fail(error);
   }

@@ -179,3 +179,88 @@ bool RenameViewUseColumn(catalog::View* view, const std::string& schema,
 }
 
 }  // namespace kova::planner
+
+namespace kova::planner {
+
+std::string RenameQueryColumn(const catalog::View& view,
+                              const catalog::Catalog& cat,
+                              const std::string& schema,
+                              const std::string& name, const std::string& from,
+                              const std::string& to) {
+  bool reads_it = false;
+  for (const auto& use : view.uses)
+    reads_it |= use.schema == schema && use.name == name;
+  if (!reads_it) return view.query;
+  std::unique_ptr<sql::ParseTree> tree;
+  sql::SyntaxError syntax;
+  if (!sql::ParseTree::Parse(view.query, &tree, &syntax) || tree->size() != 1)
+    return view.query;
+  PgQuery__Node* root = tree->statement(0).stmt;
+  // The names the query refers to the table by, and whether another
+  // relation it reads has a column of that name (then an unqualified
+  // reference may be that one's, and is left alone).
+  std::set<std::string> qualifiers;
+  bool other_has_column = false;
+  VisitParseNodes(
+      reinterpret_cast<ProtobufCMessage*>(root), [&](PgQuery__Node* n) {
+        if (n->node_case != PG_QUERY__NODE__NODE_RANGE_VAR) return;
+        const PgQuery__RangeVar* rv = n->range_var;
+        std::string rs =
+            rv->schemaname && *rv->schemaname ? rv->schemaname : "";
+        bool it = name == rv->relname && (rs.empty() || rs == schema);
+        if (it) {
+          qualifiers.insert(rv->alias && rv->alias->aliasname
+                                ? rv->alias->aliasname
+                                : rv->relname);
+          return;
+        }
+        const catalog::Table* other =
+            cat.FindTable(rs.empty() ? "public" : rs, rv->relname);
+        if (other && other->FindColumn(from)) other_has_column = true;
+      });
+  if (qualifiers.empty()) return view.query;
+  std::vector<std::pair<PgQuery__String*, char*>> renamed;
+  std::vector<PgQuery__ResTarget*> named;
+  std::set<const PgQuery__Node*> renamed_refs;
+  std::string to_text = to, from_text = from;
+  VisitParseNodes(reinterpret_cast<ProtobufCMessage*>(root),
+                  [&](PgQuery__Node* n) {
+                    if (n->node_case == PG_QUERY__NODE__NODE_COLUMN_REF) {
+                      PgQuery__ColumnRef* ref = n->column_ref;
+                      if (ref->n_fields == 0 || ref->n_fields > 2) return;
+                      PgQuery__Node* last = ref->fields[ref->n_fields - 1];
+                      if (last->node_case != PG_QUERY__NODE__NODE_STRING ||
+                          from != last->string->sval)
+                        return;
+                      if (ref->n_fields == 2) {
+                        const PgQuery__Node* q = ref->fields[0];
+                        if (q->node_case != PG_QUERY__NODE__NODE_STRING ||
+                            !qualifiers.count(q->string->sval))
+                          return;
+                      } else if (other_has_column) {
+                        return;
+                      }
+                      renamed.emplace_back(last->string, last->string->sval);
+                      last->string->sval = to_text.data();
+                      renamed_refs.insert(n);
+                      return;
+                    }
+                    // A renamed column that named an output column keeps that
+                    // name, as a view's columns keep theirs in PostgreSQL.
+                    if (n->node_case == PG_QUERY__NODE__NODE_RES_TARGET) {
+                      PgQuery__ResTarget* rt = n->res_target;
+                      if ((!rt->name || !*rt->name) && rt->val &&
+                          renamed_refs.count(rt->val)) {
+                        named.push_back(rt);
+                        rt->name = from_text.data();
+                      }
+                    }
+                  });
+  if (renamed.empty()) return view.query;
+  std::string out = DeparseSelect(root);
+  for (auto& [s, original] : renamed) s->sval = original;
+  for (PgQuery__ResTarget* rt : named) rt->name = nullptr;
+  return out.empty() ? view.query : out;
+}
+
+}  // namespace kova::planner
