@@ -131,6 +131,9 @@ void ReadTable(const bson_t* doc, Table* t) {
           else if (!strcmp(k, "storage")) {
             std::string s = GetString(f);
             c.storage = s.empty() ? 0 : s[0];
+          } else if (!strcmp(k, "compression")) {
+            std::string s = GetString(f);
+            c.compression = s.empty() ? 0 : s[0];
           } else if (!strcmp(k, "attoptions"))
             c.attoptions = GetStrings(f);
         });
@@ -545,6 +548,8 @@ Status Catalog::PutTable(docstore::Session* session, std::string_view db,
     if (c.stat_target != -1)
       bson_append_int32(&col, "stat_target", -1, c.stat_target);
     if (c.storage) PutString(&col, "storage", std::string(1, c.storage));
+    if (c.compression)
+      PutString(&col, "compression", std::string(1, c.compression));
     if (!c.attoptions.empty()) PutStrings(&col, "attoptions", c.attoptions);
     bson_append_document_end(&cols, &col);
   }

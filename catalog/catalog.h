@@ -42,6 +42,9 @@ struct Column {
   // since documents have no statistics or TOAST.
   int stat_target = -1;
   char storage = 0;
+  // COMPRESSION pglz | lz4 ('p' / 'l'; 0: default_toast_compression),
+  // pg_attribute.attcompression.
+  char compression = 0;
   std::vector<std::string> attoptions;
 };
 

@@ -508,6 +508,9 @@ ExecuteResult AlterRunner::AlterTable(const PgQuery__AlterTableStmt* stmt) {
       case PG_QUERY__ALTER_TABLE_TYPE__AT_SetStorage:
         ok = SetColumnStorage(cmd, &error);
         break;
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_SetCompression:
+        ok = SetColumnCompression(cmd, &error);
+        break;
       case PG_QUERY__ALTER_TABLE_TYPE__AT_SetOptions:
       case PG_QUERY__ALTER_TABLE_TYPE__AT_ResetOptions:
         ok = SetColumnOptions(cmd, &error);

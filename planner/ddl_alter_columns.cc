@@ -6,6 +6,7 @@
 #include <set>
 
 #include "planner/ddl_alter_internal.h"
+#include "planner/reloptions.h"
 #include "planner/dml.h"
 #include "planner/domains.h"
 #include "planner/expr_internal.h"
@@ -96,6 +97,9 @@ bool AlterRunner::AddColumn(const PgQuery__AlterTableCmd* cmd, PgError* error) {
     *error = Err("0A000", "COLLATE is not supported yet");
     return false;
   }
+  if (cd->compression && *cd->compression &&
+      !ColumnCompression(cd->compression, col.type, &col.compression, error))
+    return false;
   const PgQuery__Node* default_node = nullptr;
   std::string linked;  // DEFAULT nextval('...')
   const PgQuery__Constraint* identity = nullptr;
@@ -602,7 +606,10 @@ bool AlterRunner::AlterColumnType(const PgQuery__AlterTableCmd* cmd,
   if (!ResolveTypeName(cd->type_name, &new_col.type, &typmod, error))
     return false;
   new_col.typmod = typmod;
-  new_col.storage = 0;  // the new type's own, as PostgreSQL resets it
+  // The new type's own storage and the default compression, as PostgreSQL
+  // resets them.
+  new_col.storage = 0;
+  new_col.compression = 0;
   if (old_col.identity && !CheckIdentityType(new_col.type, error)) return false;
   std::unique_ptr<Expr> using_expr;
   if (cd->raw_default) {

@@ -231,6 +231,7 @@ class AlterRunner {
   // ALTER COLUMN name SET STATISTICS / SET STORAGE / SET (...) / RESET (...).
   bool SetColumnStatistics(const PgQuery__AlterTableCmd* cmd, PgError* error);
   bool SetColumnStorage(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  bool SetColumnCompression(const PgQuery__AlterTableCmd* cmd, PgError* error);
   bool SetColumnOptions(const PgQuery__AlterTableCmd* cmd, PgError* error);
   catalog::Column* StorageColumn(const PgQuery__AlterTableCmd* cmd,
                                  PgError* error);

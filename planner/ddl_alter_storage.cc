@@ -123,6 +123,13 @@ bool AlterRunner::SetColumnStorage(const PgQuery__AlterTableCmd* cmd,
   return true;
 }
 
+bool AlterRunner::SetColumnCompression(const PgQuery__AlterTableCmd* cmd,
+                                       PgError* error) {
+  catalog::Column* column = StorageColumn(cmd, error);
+  return column && ColumnCompression(alter_detail::Str(cmd->def), column->type,
+                                     &column->compression, error);
+}
+
 bool AlterRunner::SetColumnOptions(const PgQuery__AlterTableCmd* cmd,
                                    PgError* error) {
   catalog::Column* column = StorageColumn(cmd, error);

@@ -315,6 +315,9 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
     }
     if (cd->coll_clause)
       return Fail(Err("0A000", "COLLATE is not supported yet"));
+    if (cd->compression && *cd->compression &&
+        !ColumnCompression(cd->compression, col.type, &col.compression, &error))
+      return Fail(error);
     int index = static_cast<int>(table.columns.size());
     bool saw_null = false, saw_not_null = false;
     if (serial) {

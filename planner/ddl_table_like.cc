@@ -2,9 +2,9 @@
 // table copies from its source, as PostgreSQL's transformTableLikeClause
 // decides it. Column names, types and NOT NULL always; defaults, identity,
 // CHECK constraints, generation expressions, indexes and comments only when
-// included. Foreign keys are never copied. INCLUDING STORAGE copies each
-// column's SET STORAGE; COMPRESSION and STATISTICS (extended statistics)
-// have nothing to copy in Kova, so including them changes nothing.
+// included. Foreign keys are never copied. INCLUDING STORAGE and COMPRESSION
+// copy each column's settings; STATISTICS (extended statistics) has nothing
+// to copy in Kova, so including it changes nothing.
 #include <cctype>
 
 #include "planner/ddl.h"
@@ -27,6 +27,7 @@ constexpr uint32_t kLikeGenerated = 1u << 4;
 constexpr uint32_t kLikeIdentity = 1u << 5;
 constexpr uint32_t kLikeIndexes = 1u << 6;
 constexpr uint32_t kLikeStorage = 1u << 8;
+constexpr uint32_t kLikeCompression = 1u << 1;
 
 }  // namespace
 
@@ -116,6 +117,7 @@ bool SessionImpl::ExpandTableLike(const PgQuery__TableLikeClause* like,
     col.column.typmod = c.typmod;
     col.column.not_null = c.not_null;
     if (options & kLikeStorage) col.column.storage = c.storage;
+    if (options & kLikeCompression) col.column.compression = c.compression;
     if (c.identity && (options & kLikeIdentity)) {
       // A new sequence with the source sequence's options (not its
       // position: it starts afresh, as PostgreSQL's does).

@@ -16,7 +16,9 @@
 #include <limits>
 
 #include "planner/ddl.h"
+#include "planner/ddl_alter_internal.h"
 #include "planner/session_util.h"
+#include "planner/system_catalog_internal.h"
 
 namespace kova::planner {
 namespace {
@@ -305,6 +307,27 @@ bool MergeRelOptions(RelOptionTarget target, PgQuery__Node* const* defs,
       return false;
   }
   *options = std::move(merged);
+  return true;
+}
+
+bool ColumnCompression(const std::string& method, uint32_t type, char* out,
+                       PgError* error) {
+  // Only types PostgreSQL can TOAST take a compression method.
+  if (system_catalog::Storage(type) == 'p') {
+    *error = Err("0A000", "column data type " + alter_detail::TypeName(type) +
+                              " does not support compression");
+    return false;
+  }
+  if (method == "default") {
+    *out = 0;
+  } else if (method == "pglz") {
+    *out = 'p';
+  } else if (method == "lz4") {
+    *out = 'l';
+  } else {
+    *error = Err("22023", "invalid compression method \"" + method + "\"");
+    return false;
+  }
   return true;
 }
 

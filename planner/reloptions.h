@@ -31,6 +31,12 @@ bool MergeRelOptions(RelOptionTarget target, PgQuery__Node* const* defs,
                      size_t n_defs, bool reset, bool create_table,
                      std::vector<std::string>* options, PgError* error);
 
+// COMPRESSION method of a column of `type` ("pglz", "lz4" or "default"):
+// pg_attribute.attcompression ('p', 'l', 0), or PostgreSQL's error (a type
+// it cannot compress, an unknown method).
+bool ColumnCompression(const std::string& method, uint32_t type, char* out,
+                       PgError* error);
+
 // " WITH (name='value', ...)" as pg_get_indexdef shows an index's options
 // (a value stays unquoted when it is a plain lower-case identifier); empty
 // when there are none.

@@ -439,7 +439,9 @@ void AttributeRows(const Source& s, std::vector<Row>* rows) {
                      Int(typmod),
                      Bool(info && info->length > 0 && info->length <= 8),
                      Text(std::string(1, storage)),
-                     Text(""),
+                     Text(column && column->compression
+                              ? std::string(1, column->compression)
+                              : ""),
                      Bool(not_null),
                      Bool(has_def),
                      Bool(false),

@@ -114,6 +114,28 @@ SELECT relname, reloptions FROM pg_class WHERE relname LIKE 'sp_like%'
 SELECT attname, attstorage FROM pg_attribute
   WHERE attrelid = 'sp_like'::regclass AND attnum > 0 ORDER BY attnum;
 
+-- COMPRESSION
+CREATE TABLE sp_c (a text COMPRESSION lz4, b int, c jsonb COMPRESSION pglz);
+CREATE TABLE sp_c2 (a int COMPRESSION pglz);
+ALTER TABLE sp_c ALTER COLUMN a SET COMPRESSION pglz;
+ALTER TABLE sp_c ALTER COLUMN c SET COMPRESSION default;
+ALTER TABLE sp_c ALTER COLUMN b SET COMPRESSION pglz;
+ALTER TABLE sp_c ALTER COLUMN a SET COMPRESSION zstd;
+ALTER TABLE sp_c ADD COLUMN d text COMPRESSION lz4;
+ALTER TABLE sp_c ADD COLUMN e int COMPRESSION lz4;
+SELECT attname, attcompression FROM pg_attribute
+  WHERE attrelid = 'sp_c'::regclass AND attnum > 0 ORDER BY attnum;
+CREATE TABLE sp_c3 (LIKE sp_c INCLUDING COMPRESSION);
+CREATE TABLE sp_c4 (LIKE sp_c);
+SELECT attrelid::regclass::text AS t, attname, attcompression FROM pg_attribute
+  WHERE attrelid IN ('sp_c3'::regclass, 'sp_c4'::regclass) AND attnum > 0
+  ORDER BY 1, attnum;
+ALTER TABLE sp_c ALTER COLUMN d TYPE varchar(10);
+SELECT attname, attcompression FROM pg_attribute
+  WHERE attrelid = 'sp_c'::regclass AND attname = 'd';
+\d+ sp_c
+DROP TABLE sp_c, sp_c3, sp_c4;
+
 -- REPLICA IDENTITY
 CREATE TABLE sp_r (a int, b int NOT NULL, c int, d int NOT NULL);
 CREATE UNIQUE INDEX sp_r_a ON sp_r (a);

@@ -35,6 +35,7 @@ ALTER INDEX items_label_idx SET (fillfactor = 60);
 ALTER INDEX sales.orders_note_upper_idx ALTER COLUMN 2 SET STATISTICS 50;
 ALTER TABLE items REPLICA IDENTITY USING INDEX items_pkey;
 ALTER TABLE customers REPLICA IDENTITY FULL;
+ALTER TABLE items ALTER COLUMN label SET COMPRESSION lz4;
 INSERT INTO customers (name, joined, m, score) VALUES ('ann', '2024-01-02', 'happy', 3), ('bob', NULL, NULL, NULL);
 INSERT INTO sales.orders (customer_id, total, note, code) VALUES (1, 12.50, 'tab	here', 'a'), (2, 3.00, NULL, 'b'), (1, 99.99, 'x', NULL);
 INSERT INTO items (label) VALUES ('one'), ('two');
