@@ -196,6 +196,22 @@ class DmlRunner {
                                   qualified.substr(dot + 1));
   }
 
+  // The values of `cols` in `row` (*has_null: one is NULL); whether any
+  // differs from `old_row` (always, for an inserted row).
+  bool row_key(const std::vector<std::string>& cols,
+               const std::vector<Value>& row, const std::vector<Value>* old_row,
+               std::vector<Value>* key, bool* has_null) {
+    bool changed = old_row == nullptr;
+    *has_null = false;
+    for (const auto& col : cols) {
+      int idx = table.ColumnIndex(col);
+      key->push_back(row[idx]);
+      *has_null |= !row[idx];
+      if (old_row && (*old_row)[idx] != row[idx]) changed = true;
+    }
+    return changed;
+  }
+
   // Foreign keys of this row: the referenced rows must exist (MATCH SIMPLE:
   // a key with a null is not checked). On UPDATE only changed keys.
   bool check_references(const std::vector<Value>& row,
@@ -207,13 +223,8 @@ class DmlRunner {
       }
       if (c.kind != 'f' || table.fk_triggers_disabled) continue;
       std::vector<Value> key;
-      bool has_null = false, changed = old_row == nullptr;
-      for (const auto& col : c.columns) {
-        int idx = table.ColumnIndex(col);
-        key.push_back(row[idx]);
-        has_null |= !row[idx];
-        if (old_row && (*old_row)[idx] != row[idx]) changed = true;
-      }
+      bool has_null;
+      bool changed = row_key(c.columns, row, old_row, &key, &has_null);
       if (has_null || !changed) continue;
       if (c.deferrable && s_->ForeignKeyDeferred(table, c)) {
         s_->QueueDeferredCheck(
@@ -258,13 +269,8 @@ class DmlRunner {
                        const std::vector<Value>& row,
                        const std::vector<Value>* old_row) {
     std::vector<Value> key;
-    bool has_null = false, changed = old_row == nullptr;
-    for (const auto& col : c.columns) {
-      int idx = table.ColumnIndex(col);
-      key.push_back(row[idx]);
-      has_null |= !row[idx];
-      if (old_row && (*old_row)[idx] != row[idx]) changed = true;
-    }
+    bool has_null;
+    bool changed = row_key(c.columns, row, old_row, &key, &has_null);
     if ((has_null && !c.nulls_not_distinct) || !changed) return;
     SessionImpl::DeferredCheck check{table.schema + "." + table.name, c.name,
                                      false, key};
