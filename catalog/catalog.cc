@@ -96,6 +96,8 @@ void ReadTable(const bson_t* doc, Table* t) {
       t->reloptions = GetStrings(&it);
     else if (!strcmp(key, "fk_triggers_disabled"))
       t->fk_triggers_disabled = bson_iter_as_bool(&it);
+    else if (!strcmp(key, "unlogged"))
+      t->unlogged = bson_iter_as_bool(&it);
     else if (!strcmp(key, "replica_identity")) {
       std::string s = GetString(&it);
       t->replica_identity = s.empty() ? 'd' : s[0];
@@ -518,6 +520,7 @@ Status Catalog::PutTable(docstore::Session* session, std::string_view db,
   PutString(&doc, "owner", t.owner);
   if (!t.comment.empty()) PutString(&doc, "comment", t.comment);
   if (!t.reloptions.empty()) PutStrings(&doc, "reloptions", t.reloptions);
+  if (t.unlogged) bson_append_bool(&doc, "unlogged", -1, true);
   if (t.fk_triggers_disabled)
     bson_append_bool(&doc, "fk_triggers_disabled", -1, true);
   if (t.replica_identity != 'd')

@@ -127,6 +127,10 @@ struct Table {
   // foreign keys on this table's rows (PostgreSQL's internal triggers) are
   // off until ENABLE TRIGGER ALL.
   bool fk_triggers_disabled = false;
+  // CREATE UNLOGGED TABLE / SET UNLOGGED (pg_class.relpersistence 'u').
+  // Kova writes it as durably as any table: PostgreSQL would empty it after
+  // a crash, Kova keeps what was committed.
+  bool unlogged = false;
 
   const Column* FindColumn(std::string_view column) const;
   int ColumnIndex(std::string_view column) const;  // -1 when absent

@@ -528,6 +528,14 @@ ExecuteResult AlterRunner::AlterTable(const PgQuery__AlterTableStmt* stmt) {
       case PG_QUERY__ALTER_TABLE_TYPE__AT_DisableTrigUser:
         ok = SetTriggersEnabled(cmd, &error);
         break;
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_SetLogged:
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_SetUnLogged:
+        ok = SetPersistence(cmd, &error);
+        break;
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_SetTableSpace:
+      case PG_QUERY__ALTER_TABLE_TYPE__AT_SetAccessMethod:
+        ok = SetTableSpaceOrMethod(cmd, &error);
+        break;
       case PG_QUERY__ALTER_TABLE_TYPE__AT_ClusterOn:
       case PG_QUERY__ALTER_TABLE_TYPE__AT_DropCluster:
         ok = SetClusterIndex(cmd, &error);
@@ -679,6 +687,8 @@ bool AlterRunner::AddConstraint(const PgQuery__Constraint* con, int column,
         return false;
       }
       const catalog::Table target = *ref;
+      if (!self && !CheckForeignKeyPersistence(table_, target, error))
+        return false;
       std::vector<std::string> ref_cols;
       for (size_t k = 0; k < con->n_pk_attrs; k++)
         ref_cols.push_back(Str(con->pk_attrs[k]));

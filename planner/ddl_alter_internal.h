@@ -45,6 +45,13 @@ std::string NextvalText(const catalog::Sequence& seq);
 std::string TypeName(uint32_t type, int32_t typmod = -1);
 // Whether a foreign key can compare the two column types.
 bool ComparableTypes(uint32_t a, uint32_t b);
+// pg_class.relpersistence of a table: 't' temporary, 'u' unlogged, 'p'.
+char TablePersistence(const catalog::Table& t);
+// PostgreSQL's rule for a foreign key of `from` referencing `to`: a
+// permanent table references permanent ones, an unlogged one no temporary
+// one, a temporary one only temporary ones (42P16 otherwise).
+bool CheckForeignKeyPersistence(const catalog::Table& from,
+                                const catalog::Table& to, PgError* error);
 // Parses an expression's text (a stored default or CHECK); the syntax
 // error's message when it does not parse.
 std::string ParseExpression(const std::string& text,
@@ -239,6 +246,10 @@ class AlterRunner {
   // ENABLE / DISABLE TRIGGER name | ALL | USER: Kova's only triggers are
   // PostgreSQL's internal ones of foreign keys (ALL).
   bool SetTriggersEnabled(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  // SET LOGGED / SET UNLOGGED.
+  bool SetPersistence(const PgQuery__AlterTableCmd* cmd, PgError* error);
+  // SET TABLESPACE pg_default / SET ACCESS METHOD heap: where the table is.
+  bool SetTableSpaceOrMethod(const PgQuery__AlterTableCmd* cmd, PgError* error);
   // CLUSTER ON index / SET WITHOUT CLUSTER.
   bool SetClusterIndex(const PgQuery__AlterTableCmd* cmd, PgError* error);
   // ALTER INDEX ... SET / RESET (...) and ALTER COLUMN n SET STATISTICS:

@@ -61,6 +61,102 @@ RelOptionTarget IndexTarget(const catalog::Index& x) {
 
 }  // namespace
 
+namespace alter_detail {
+
+char TablePersistence(const catalog::Table& t) {
+  if (t.schema.rfind("pg_temp", 0) == 0) return 't';
+  return t.unlogged ? 'u' : 'p';
+}
+
+bool CheckForeignKeyPersistence(const catalog::Table& from,
+                                const catalog::Table& to, PgError* error) {
+  char mine = TablePersistence(from), theirs = TablePersistence(to);
+  const char* message = nullptr;
+  if (mine == 'p' && theirs != 'p')
+    message =
+        "constraints on permanent tables may reference only permanent "
+        "tables";
+  else if (mine == 'u' && theirs == 't')
+    message =
+        "constraints on unlogged tables may reference only permanent "
+        "or unlogged tables";
+  else if (mine == 't' && theirs != 't')
+    message =
+        "constraints on temporary tables may reference only temporary "
+        "tables";
+  if (!message) return true;
+  *error = Err("42P16", message);
+  return false;
+}
+
+}  // namespace alter_detail
+
+bool AlterRunner::SetPersistence(const PgQuery__AlterTableCmd* cmd,
+                                 PgError* error) {
+  bool to_logged = cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_SetLogged;
+  if (alter_detail::TablePersistence(table_) == 't') {
+    *error =
+        Err("42P16", std::string("cannot change logged status of table \"") +
+                         table_.name + "\" because it is temporary");
+    return false;
+  }
+  // PostgreSQL's checks: a table turning logged must reference only logged
+  // tables; one turning unlogged must not be referenced by logged ones.
+  std::string self = table_.schema + "." + table_.name;
+  for (const auto& [key, t] : cat().tables()) {
+    for (const auto& c : t.constraints) {
+      if (c.kind != 'f') continue;
+      bool mine = t.schema == table_.schema && t.name == table_.name;
+      const catalog::Table* other = nullptr;
+      if (to_logged && mine && c.ref_table != self) {
+        size_t dot = c.ref_table.find('.');
+        other = cat().FindTable(c.ref_table.substr(0, dot),
+                                c.ref_table.substr(dot + 1));
+        if (other && alter_detail::TablePersistence(*other) == 'p')
+          other = nullptr;
+      } else if (!to_logged && !mine && c.ref_table == self) {
+        other = alter_detail::TablePersistence(t) == 'p' ? &t : nullptr;
+      }
+      if (!other) continue;
+      *error = Err("42P16", "could not change table \"" + table_.name +
+                                "\" to " + (to_logged ? "logged" : "unlogged") +
+                                " because it references " +
+                                (to_logged ? "unlogged" : "logged") +
+                                " table \"" + other->name + "\"");
+      return false;
+    }
+  }
+  table_.unlogged = !to_logged;
+  return true;
+}
+
+bool AlterRunner::SetTableSpaceOrMethod(const PgQuery__AlterTableCmd* cmd,
+                                        PgError* error) {
+  std::string name = cmd->name ? cmd->name : "";
+  if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_SetTableSpace) {
+    // One tablespace, pg_default, holds every table: moving there is
+    // where the table already is.
+    if (name == "pg_default") return true;
+    *error = name == "pg_global"
+                 ? Err("22023",
+                       "only shared relations can be placed in pg_global "
+                       "tablespace")
+                 : Err("42704", "tablespace \"" + name + "\" does not exist");
+    return false;
+  }
+  // SET ACCESS METHOD: heap, the only table access method, is the table's.
+  if (name == "heap") return true;
+  for (const char* index_am :
+       {"btree", "hash", "gist", "gin", "spgist", "brin"})
+    if (name == index_am) {
+      *error =
+          Err("42809", "access method \"" + name + "\" is not of type TABLE");
+      return false;
+    }
+  *error = Err("42704", "access method \"" + name + "\" does not exist");
+  return false;
+}
+
 bool AlterRunner::SetRelOptions(const PgQuery__AlterTableCmd* cmd,
                                 PgError* error) {
   PgQuery__Node* const* defs;

@@ -191,6 +191,8 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
   if (!LoadCatalog(&error)) return Fail(error);
   const PgQuery__RangeVar* rv = stmt->relation;
   bool temp = rv->relpersistence && std::strcmp(rv->relpersistence, "t") == 0;
+  bool unlogged =
+      rv->relpersistence && std::strcmp(rv->relpersistence, "u") == 0;
   char on_commit = 0;
   if (stmt->oncommit == PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DROP)
     on_commit = 'd';
@@ -234,6 +236,7 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
   table.schema = schema;
   table.name = name;
   table.reloptions = std::move(reloptions);
+  table.unlogged = unlogged;
   table.collection = catalog::Catalog::CollectionName(schema, name);
   table.owner = user_;
   std::vector<std::string> taken;  // constraint/relation names chosen
@@ -254,6 +257,9 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
   for (size_t i = 0; i < stmt->n_table_elts; i++) {
     const PgQuery__Node* elt = stmt->table_elts[i];
     if (elt->node_case == PG_QUERY__NODE__NODE_CONSTRAINT) {
+      if (elt->constraint->contype == PG_QUERY__CONSTR_TYPE__CONSTR_EXCLUSION)
+        return Fail(
+            Err("0A000", "exclusion constraints are not supported yet"));
       table_constraints.push_back(elt->constraint);
       continue;
     }
@@ -608,6 +614,9 @@ ExecuteResult SessionImpl::RunCreateTable(const PgQuery__CreateStmt* stmt,
           return Fail(Err("42P01", "relation \"" + std::string(pk->relname) +
                                        "\" does not exist"));
         const catalog::Table& target = self ? table : *ref;
+        if (!self &&
+            !alter_detail::CheckForeignKeyPersistence(table, target, &error))
+          return Fail(error);
         std::vector<std::string> ref_cols;
         for (size_t k = 0; k < con->n_pk_attrs; k++)
           ref_cols.push_back(Str(con->pk_attrs[k]));

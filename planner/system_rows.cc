@@ -188,7 +188,7 @@ void ClassRows(const Source& s, std::vector<Row>* rows) {
                  const std::string& schema, const std::string& owner, char kind,
                  uint32_t am, int natts, int checks, bool has_index,
                  const std::vector<std::string>& reloptions = {},
-                 char replica_identity = 'd') {
+                 char replica_identity = 'd', bool unlogged = false) {
     rows->push_back(
         {Int(oid),
          Text(name),
@@ -205,7 +205,7 @@ void ClassRows(const Source& s, std::vector<Row>* rows) {
          Int(0),
          Bool(has_index),
          Bool(false),
-         Text(std::string(1, Persistence(s, schema))),
+         Text(std::string(1, unlogged ? 'u' : Persistence(s, schema))),
          Text(std::string(1, kind)),
          Int(natts),
          Int(checks),
@@ -236,19 +236,28 @@ void ClassRows(const Source& s, std::vector<Row>* rows) {
     for (const auto& x : t.indexes) has_index |= !IsCounterIndex(t, x);
     add(t.oid, t.name, t.schema, t.owner, 'r', kHeapAm,
         static_cast<int>(t.columns.size()), checks, has_index, t.reloptions,
-        t.replica_identity);
+        t.replica_identity, t.unlogged);
     has_triggers = false;
     for (const auto& x : t.indexes)
       if (!IsCounterIndex(t, x))
         add(x.oid, x.name, t.schema, t.owner, 'i',
             IndexMethod(x) == "hash" ? kHashAm : kBtreeAm,
-            static_cast<int>(x.columns.size()), 0, false, x.reloptions);
+            static_cast<int>(x.columns.size()), 0, false, x.reloptions, 'd',
+            t.unlogged);
   }
   for (const auto& [key, v] : cat.views())
     add(v.oid, v.name, v.schema, v.owner, 'v', 0,
         static_cast<int>(v.columns.size()), 0, false);
-  for (const auto& [key, q] : cat.sequences())
-    add(q.oid, q.name, q.schema, q.owner, 'S', 0, 3, 0, false);
+  for (const auto& [key, q] : cat.sequences()) {
+    // The sequences of an unlogged table are unlogged too (PostgreSQL 15).
+    const catalog::Table* owner = nullptr;
+    size_t dot = q.owned_table.find('.');
+    if (dot != std::string::npos)
+      owner = cat.FindTable(q.owned_table.substr(0, dot),
+                            q.owned_table.substr(dot + 1));
+    add(q.oid, q.name, q.schema, q.owner, 'S', 0, 3, 0, false, {}, 'd',
+        owner && owner->unlogged);
+  }
 }
 
 void NamespaceRows(const Source& s, std::vector<Row>* rows) {

@@ -227,8 +227,53 @@ const char* StatementName(const PgQuery__Node* node) {
       return "ALTER ROLE ... SET";
     case PG_QUERY__NODE__NODE_ALTER_DEFAULT_PRIVILEGES_STMT:
       return "ALTER DEFAULT PRIVILEGES";
-    default:
-      return "this statement";
+    case PG_QUERY__NODE__NODE_CREATE_STATS_STMT:
+      return "CREATE STATISTICS";
+    case PG_QUERY__NODE__NODE_SEC_LABEL_STMT:
+      return "SECURITY LABEL";
+    case PG_QUERY__NODE__NODE_CREATE_TABLE_SPACE_STMT:
+      return "CREATE TABLESPACE";
+    case PG_QUERY__NODE__NODE_CREATE_CONVERSION_STMT:
+      return "CREATE CONVERSION";
+    case PG_QUERY__NODE__NODE_CREATE_CAST_STMT:
+      return "CREATE CAST";
+    case PG_QUERY__NODE__NODE_CREATE_PUBLICATION_STMT:
+      return "CREATE PUBLICATION";
+    case PG_QUERY__NODE__NODE_CREATE_SUBSCRIPTION_STMT:
+      return "CREATE SUBSCRIPTION";
+    case PG_QUERY__NODE__NODE_CREATE_EVENT_TRIG_STMT:
+      return "CREATE EVENT TRIGGER";
+    case PG_QUERY__NODE__NODE_CREATE_FDW_STMT:
+      return "CREATE FOREIGN DATA WRAPPER";
+    case PG_QUERY__NODE__NODE_CREATE_FOREIGN_SERVER_STMT:
+      return "CREATE SERVER";
+    case PG_QUERY__NODE__NODE_CREATE_FOREIGN_TABLE_STMT:
+      return "CREATE FOREIGN TABLE";
+    case PG_QUERY__NODE__NODE_CREATE_USER_MAPPING_STMT:
+      return "CREATE USER MAPPING";
+    case PG_QUERY__NODE__NODE_IMPORT_FOREIGN_SCHEMA_STMT:
+      return "IMPORT FOREIGN SCHEMA";
+    case PG_QUERY__NODE__NODE_CREATE_TRANSFORM_STMT:
+      return "CREATE TRANSFORM";
+    case PG_QUERY__NODE__NODE_CREATE_AM_STMT:
+      return "CREATE ACCESS METHOD";
+    case PG_QUERY__NODE__NODE_CREATE_OP_CLASS_STMT:
+      return "CREATE OPERATOR CLASS";
+    case PG_QUERY__NODE__NODE_CREATE_OP_FAMILY_STMT:
+      return "CREATE OPERATOR FAMILY";
+    case PG_QUERY__NODE__NODE_ALTER_SYSTEM_STMT:
+      return "ALTER SYSTEM";
+    case PG_QUERY__NODE__NODE_LOAD_STMT:
+      return "LOAD";
+    case PG_QUERY__NODE__NODE_CREATE_PLANG_STMT:
+      return "CREATE LANGUAGE";
+    default: {
+      // Any other statement: its parse node's name ("create_stats_stmt").
+      const ProtobufCFieldDescriptor* field =
+          protobuf_c_message_descriptor_get_field(&pg_query__node__descriptor,
+                                                  node->node_case);
+      return field ? field->name : "this statement";
+    }
   }
 }
 
