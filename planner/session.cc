@@ -792,6 +792,7 @@ static bool WritesStorage(const PgQuery__Node* node) {
     case PG_QUERY__NODE__NODE_LOCK_STMT:  // modes above ACCESS SHARE
       return node->lock_stmt->mode > 1;
     case PG_QUERY__NODE__NODE_REINDEX_STMT:
+    case PG_QUERY__NODE__NODE_CLUSTER_STMT:
       return true;
     default:
       return false;
@@ -858,6 +859,7 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
       return AnalyzeExecute(plan.get(), error);
     case PG_QUERY__NODE__NODE_VACUUM_STMT:
     case PG_QUERY__NODE__NODE_REINDEX_STMT:
+    case PG_QUERY__NODE__NODE_CLUSTER_STMT:
     case PG_QUERY__NODE__NODE_CREATE_STMT:
     case PG_QUERY__NODE__NODE_DROP_STMT:
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:

@@ -498,6 +498,10 @@ class SessionImpl : public Session,
                            ResultSink* sink, bool simple);
   ExecuteResult RunVacuum(const PgQuery__VacuumStmt* stmt);
   ExecuteResult RunReindex(const PgQuery__ReindexStmt* stmt);
+  // CLUSTER (cluster.cc): rewrites tables in an index's order.
+  ExecuteResult RunCluster(const PgQuery__ClusterStmt* stmt);
+  bool ClusterTable(const catalog::Table& table, const std::string& index,
+                    PgError* error);
   std::map<std::string, std::shared_ptr<Plan>> sql_prepared_;
   // Tables created or truncated in the current transaction and savepoint
   // level (COPY FREEZE is allowed on them, as PostgreSQL allows it).

@@ -287,6 +287,8 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
       return RunVacuum(node->vacuum_stmt);
     case PG_QUERY__NODE__NODE_REINDEX_STMT:
       return RunReindex(node->reindex_stmt);
+    case PG_QUERY__NODE__NODE_CLUSTER_STMT:
+      return RunCluster(node->cluster_stmt);
     case PG_QUERY__NODE__NODE_LOCK_STMT: {
       // LOCK TABLE: the mode, then each relation as "schema.name" (empty
       // schema: unqualified); checked by kova_lock_table

@@ -14,5 +14,4 @@ ALTER TABLE su_t ADD CONSTRAINT su_t_ex EXCLUDE USING btree (a WITH =);
 CREATE STATISTICS su_stats ON a, b FROM su_t;
 CREATE EVENT TRIGGER su_evt ON ddl_command_start EXECUTE FUNCTION nothing();
 CREATE PUBLICATION su_pub FOR TABLE su_t;
-CLUSTER su_t;
 DROP TABLE su_t;
