@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 
 #include "planner/ddl.h"
+#include "planner/ddl_alter_internal.h"
 #include "planner/index_expr.h"
 #include "planner/session_impl.h"
 #include "planner/session_util.h"
@@ -50,26 +51,9 @@ bool IndexOrderSql(SessionHooks* hooks, const catalog::Table& t,
 bool SessionImpl::ClusterTable(const catalog::Table& table,
                                const std::string& index_name, PgError* error) {
   catalog::Table copy = table;
-  catalog::Index* index = nullptr;
-  for (auto& x : copy.indexes)
-    if (x.name == index_name && !system_catalog::IsCounterIndex(copy, x))
-      index = &x;
-  if (!index) {
-    *error = Err("42704", "index \"" + index_name + "\" for table \"" +
-                              table.name + "\" does not exist");
-    return false;
-  }
-  if (!index->method.empty() && index->method != "btree") {
-    *error = Err("0A000", "cannot cluster on index \"" + index_name +
-                              "\" because access method does not support "
-                              "clustering");
-    return false;
-  }
-  if (!index->predicate.empty()) {
-    *error =
-        Err("0A000", "cannot cluster on partial index \"" + index_name + "\"");
-    return false;
-  }
+  catalog::Index* index =
+      alter_detail::FindIndexOf(&copy, *catalog_, index_name, error);
+  if (!index || !alter_detail::CheckClusterIndex(*index, error)) return false;
   std::string order;
   if (!IndexOrderSql(this, copy, *index, &order, error)) return false;
   std::string tbl;
@@ -123,21 +107,9 @@ ExecuteResult SessionImpl::RunCluster(const PgQuery__ClusterStmt* stmt) {
       for (const auto& x : t.indexes)
         if (x.clustered) work.emplace_back(t, x.name);
   } else {
-    const PgQuery__RangeVar* rv = stmt->relation;
-    std::vector<std::string> schemas;
-    if (rv->schemaname && *rv->schemaname)
-      schemas.push_back(rv->schemaname);
-    else
-      schemas = SearchPathSchemas(/*for_lookup=*/true);
-    const catalog::Table* found = nullptr;
-    for (const auto& s : schemas)
-      if (!found) found = catalog_->FindTable(s, rv->relname);
-    if (!found) {
-      std::string name = rv->schemaname && *rv->schemaname
-                             ? std::string(rv->schemaname) + "." + rv->relname
-                             : std::string(rv->relname);
-      return Fail(Err("42P01", "relation \"" + name + "\" does not exist"));
-    }
+    const catalog::Table* found =
+        TableOnPath(stmt->relation, /*index=*/false, &error);
+    if (!found) return Fail(error);
     std::string index = stmt->indexname ? stmt->indexname : "";
     if (index.empty()) {
       for (const auto& x : found->indexes)

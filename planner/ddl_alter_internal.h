@@ -45,6 +45,12 @@ std::string NextvalText(const catalog::Sequence& seq);
 std::string TypeName(uint32_t type, int32_t typmod = -1);
 // Whether a foreign key can compare the two column types.
 bool ComparableTypes(uint32_t a, uint32_t b);
+// The index `name` of `table` (not a counter's own), or PostgreSQL's error:
+// 42809 when it is another table's index, 42704 when there is none.
+catalog::Index* FindIndexOf(catalog::Table* table, const catalog::Catalog& cat,
+                            const std::string& name, PgError* error);
+// CLUSTER's checks of an index: a btree over every row.
+bool CheckClusterIndex(const catalog::Index& x, PgError* error);
 // pg_class.relpersistence of a table: 't' temporary, 'u' unlogged, 'p'.
 char TablePersistence(const catalog::Table& t);
 // PostgreSQL's rule for a foreign key of `from` referencing `to`: a

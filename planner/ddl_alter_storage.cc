@@ -68,6 +68,34 @@ char TablePersistence(const catalog::Table& t) {
   return t.unlogged ? 'u' : 'p';
 }
 
+catalog::Index* FindIndexOf(catalog::Table* table, const catalog::Catalog& cat,
+                            const std::string& name, PgError* error) {
+  for (auto& x : table->indexes)
+    if (x.name == name && !system_catalog::IsCounterIndex(*table, x)) return &x;
+  const catalog::Index* elsewhere = nullptr;
+  if (cat.FindIndexTable(table->schema, name, &elsewhere))
+    *error = Err("42809", "\"" + name + "\" is not an index for table \"" +
+                              table->name + "\"");
+  else
+    *error = Err("42704", "index \"" + name + "\" for table \"" + table->name +
+                              "\" does not exist");
+  return nullptr;
+}
+
+bool CheckClusterIndex(const catalog::Index& x, PgError* error) {
+  if (!x.method.empty() && x.method != "btree") {
+    *error = Err("0A000", "cannot cluster on index \"" + x.name +
+                              "\" because access method does not support "
+                              "clustering");
+    return false;
+  }
+  if (!x.predicate.empty()) {
+    *error = Err("0A000", "cannot cluster on partial index \"" + x.name + "\"");
+    return false;
+  }
+  return true;
+}
+
 bool CheckForeignKeyPersistence(const catalog::Table& from,
                                 const catalog::Table& to, PgError* error) {
   char mine = TablePersistence(from), theirs = TablePersistence(to);
@@ -250,20 +278,8 @@ bool AlterRunner::SetReplicaIdentity(const PgQuery__AlterTableCmd* cmd,
   catalog::Index* chosen = nullptr;
   if (kind == 'i') {
     std::string name = ri->name ? ri->name : "";
-    for (auto& x : table_.indexes)
-      if (x.name == name && !system_catalog::IsCounterIndex(table_, x))
-        chosen = &x;
-    if (!chosen) {
-      const catalog::Index* elsewhere = nullptr;
-      if (cat().FindIndexTable(table_.schema, name, &elsewhere)) {
-        *error = Err("42809", "\"" + name + "\" is not an index for table \"" +
-                                  table_.name + "\"");
-      } else {
-        *error = Err("42704", "index \"" + name + "\" for table \"" +
-                                  table_.name + "\" does not exist");
-      }
-      return false;
-    }
+    chosen = alter_detail::FindIndexOf(&table_, cat(), name, error);
+    if (!chosen) return false;
     const catalog::Constraint* key = nullptr;
     for (const auto& c : table_.constraints)
       if (!chosen->constraint.empty() && c.name == chosen->constraint) key = &c;
@@ -347,30 +363,10 @@ bool AlterRunner::SetClusterIndex(const PgQuery__AlterTableCmd* cmd,
                                   PgError* error) {
   catalog::Index* chosen = nullptr;
   if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ClusterOn) {
-    std::string name = cmd->name ? cmd->name : "";
-    for (auto& x : table_.indexes)
-      if (x.name == name && !system_catalog::IsCounterIndex(table_, x))
-        chosen = &x;
-    if (!chosen) {
-      const catalog::Index* elsewhere = nullptr;
-      if (cat().FindIndexTable(table_.schema, name, &elsewhere))
-        *error = Err("42809", "\"" + name + "\" is not an index for table \"" +
-                                  table_.name + "\"");
-      else
-        *error = Err("42704", "index \"" + name + "\" for table \"" +
-                                  table_.name + "\" does not exist");
+    chosen = alter_detail::FindIndexOf(&table_, cat(),
+                                       cmd->name ? cmd->name : "", error);
+    if (!chosen || !alter_detail::CheckClusterIndex(*chosen, error))
       return false;
-    }
-    if (!chosen->method.empty() && chosen->method != "btree") {
-      *error = Err("0A000", "cannot cluster on index \"" + name +
-                                "\" because access method does not support "
-                                "clustering");
-      return false;
-    }
-    if (!chosen->predicate.empty()) {
-      *error = Err("0A000", "cannot cluster on partial index \"" + name + "\"");
-      return false;
-    }
   }
   for (auto& x : table_.indexes) x.clustered = &x == chosen;
   return true;

@@ -113,6 +113,26 @@ ExecuteResult SessionImpl::RunExecute(PortalImpl* portal, int64_t max_rows,
   return Run(execute_portal_.get(), max_rows, sink, simple);
 }
 
+const catalog::Table* SessionImpl::TableOnPath(const PgQuery__RangeVar* rv,
+                                               bool index, PgError* error) {
+  std::vector<std::string> schemas;
+  if (rv->schemaname && *rv->schemaname)
+    schemas.push_back(rv->schemaname);
+  else
+    schemas = SearchPathSchemas(/*for_lookup=*/true);
+  for (const auto& s : schemas) {
+    const catalog::Table* found = index
+                                      ? catalog_->FindIndexTable(s, rv->relname)
+                                      : catalog_->FindTable(s, rv->relname);
+    if (found) return found;
+  }
+  std::string name = rv->schemaname && *rv->schemaname
+                         ? std::string(rv->schemaname) + "." + rv->relname
+                         : std::string(rv->relname);
+  *error = Err("42P01", "relation \"" + name + "\" does not exist");
+  return nullptr;
+}
+
 // REINDEX: SQLite rebuilds the indexes of the collections' tables (an
 // index's own table for REINDEX INDEX: all of its indexes are rebuilt).
 ExecuteResult SessionImpl::RunReindex(const PgQuery__ReindexStmt* stmt) {
@@ -146,26 +166,11 @@ ExecuteResult SessionImpl::RunReindex(const PgQuery__ReindexStmt* stmt) {
   switch (stmt->kind) {
     case PG_QUERY__REINDEX_OBJECT_TYPE__REINDEX_OBJECT_TABLE:
     case PG_QUERY__REINDEX_OBJECT_TYPE__REINDEX_OBJECT_INDEX: {
-      const PgQuery__RangeVar* rv = stmt->relation;
-      bool index =
-          stmt->kind == PG_QUERY__REINDEX_OBJECT_TYPE__REINDEX_OBJECT_INDEX;
-      std::vector<std::string> schemas;
-      if (rv->schemaname && *rv->schemaname)
-        schemas.push_back(rv->schemaname);
-      else
-        schemas = SearchPathSchemas(/*for_lookup=*/true);
-      const catalog::Table* found = nullptr;
-      for (const auto& s : schemas) {
-        found = index ? catalog_->FindIndexTable(s, rv->relname)
-                      : catalog_->FindTable(s, rv->relname);
-        if (found) break;
-      }
-      if (!found) {
-        std::string name = rv->schemaname && *rv->schemaname
-                               ? std::string(rv->schemaname) + "." + rv->relname
-                               : std::string(rv->relname);
-        return Fail(Err("42P01", "relation \"" + name + "\" does not exist"));
-      }
+      const catalog::Table* found = TableOnPath(
+          stmt->relation,
+          stmt->kind == PG_QUERY__REINDEX_OBJECT_TYPE__REINDEX_OBJECT_INDEX,
+          &error);
+      if (!found) return Fail(error);
       tables.push_back(found);
       break;
     }

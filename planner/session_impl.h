@@ -498,6 +498,10 @@ class SessionImpl : public Session,
                            ResultSink* sink, bool simple);
   ExecuteResult RunVacuum(const PgQuery__VacuumStmt* stmt);
   ExecuteResult RunReindex(const PgQuery__ReindexStmt* stmt);
+  // The table named by `rv` (or, with `index`, the table of the index it
+  // names) along the search path; 42P01 when there is none.
+  const catalog::Table* TableOnPath(const PgQuery__RangeVar* rv, bool index,
+                                    PgError* error);
   // CLUSTER (cluster.cc): rewrites tables in an index's order.
   ExecuteResult RunCluster(const PgQuery__ClusterStmt* stmt);
   bool ClusterTable(const catalog::Table& table, const std::string& index,
