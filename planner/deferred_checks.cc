@@ -53,13 +53,14 @@ bool SessionImpl::ProbeRows(
 
 bool SessionImpl::KeyQuery(const catalog::Table& t,
                            const std::vector<std::string>& cols,
-                           std::string* sql, PgError* error) {
+                           std::string* sql, PgError* error, bool nulls_equal) {
   std::string tbl;
   if (!CollectionTable(t.collection, &tbl, error)) return false;
   *sql = "SELECT rid, doc FROM " + tbl + " AS k WHERE 1";
   for (const auto& c : cols) {
     const catalog::Column* col = t.FindColumn(c);
-    *sql += " AND " + ColumnSql("k", c, col ? col->type : oid::kText) + " = ?";
+    *sql += " AND " + ColumnSql("k", c, col ? col->type : oid::kText) +
+            (nulls_equal ? " IS ?" : " = ?");
   }
   return true;
 }
@@ -200,16 +201,13 @@ bool SessionImpl::VerifyUniqueKey(const catalog::Table& table,
                                   const catalog::Constraint& c,
                                   const DeferredCheck& check, PgError* error) {
   const types::TypeContext& context = settings_.type_context();
-  std::string tbl;
-  if (!CollectionTable(table.collection, &tbl, error)) return false;
-  // NULLS NOT DISTINCT keys match NULL too (IS, not =).
-  std::string sql = "SELECT rid, doc FROM " + tbl + " AS k WHERE 1";
+  std::string sql;
+  if (!KeyQuery(table, c.columns, &sql, error, c.nulls_not_distinct))
+    return false;
   std::vector<SValue> keys;
   for (size_t i = 0; i < c.columns.size(); i++) {
     const catalog::Column* col = table.FindColumn(c.columns[i]);
     if (!col) return true;  // the column went: so did the constraint
-    sql += " AND " + ColumnSql("k", c.columns[i], col->type) +
-           (c.nulls_not_distinct ? " IS ?" : " = ?");
     SValue sv;
     if (!ToSValue(col->type, check.key[i], context, &sv, error)) return false;
     keys.push_back(sv);

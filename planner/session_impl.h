@@ -616,8 +616,9 @@ class SessionImpl : public Session,
   std::vector<ConstraintModes> savepoint_constraint_modes_;
   // Rows of `t` whose `cols` equal `keys` (SELECT rid, doc ...), as the
   // foreign key checks probe them.
+  // `nulls_equal`: a NULL key matches NULL (NULLS NOT DISTINCT).
   bool KeyQuery(const catalog::Table& t, const std::vector<std::string>& cols,
-                std::string* sql, PgError* error);
+                std::string* sql, PgError* error, bool nulls_equal = false);
   bool ProbeRows(const std::string& sql, const std::vector<SValue>& keys,
                  const std::function<bool(int64_t, const std::string&)>& on_row,
                  PgError* error);
