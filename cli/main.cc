@@ -342,6 +342,14 @@ int main(int argc, char** argv) {
   // (Setting the trim threshold also fixes the mmap threshold, hence both.)
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 128 << 20);
+  // One malloc arena for every thread. glibc backs only its main arena
+  // with huge pages (UseHugePagesForMalloc); each connection's thread would
+  // otherwise get an arena of its own, in 4 KiB pages: a 1M-row psql -f
+  // restore into kova serve took 29,400 page faults in its session thread
+  // (the page cache, index sorts), about 100 with the main arena, and 15%
+  // less CPU time. Threads take its lock only when their own cache of freed
+  // chunks (tcache) misses: pgbench with 1 and 8 clients measured level.
+  mallopt(M_ARENA_MAX, 1);
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
       !strcmp(argv[1], "help")) {
     std::cout << kUsage;
