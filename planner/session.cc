@@ -944,6 +944,17 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
     }
     case PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT: {
       const PgQuery__DeclareCursorStmt* d = node->declare_cursor_stmt;
+      // parsenodes.h's CURSOR_OPT_* bits.
+      constexpr int kScroll = 0x0002, kNoScroll = 0x0004, kInsensitive = 0x0008,
+                    kAsensitive = 0x0010, kHold = 0x0020;
+      if ((d->options & kScroll) && (d->options & kNoScroll)) {
+        *error = Err("42P11", "cannot specify both SCROLL and NO SCROLL");
+        return false;
+      }
+      if ((d->options & kAsensitive) && (d->options & kInsensitive)) {
+        *error = Err("42P11", "cannot specify both ASENSITIVE and INSENSITIVE");
+        return false;
+      }
       auto inner = std::make_shared<Plan>();
       inner->tree = plan->tree;
       inner->node = d->query;
@@ -960,6 +971,41 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
       } else if (!AnalyzeSelect(inner.get(), error)) {
         return false;
       }
+      // Row locks and cursors that outlive or scroll the rows they lock.
+      const PgQuery__SelectStmt* q = d->query->select_stmt;
+      if (q->n_locking_clause > 0) {
+        const char* strength = "FOR UPDATE";
+        switch (q->locking_clause[0]->locking_clause->strength) {
+          case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORKEYSHARE:
+            strength = "FOR KEY SHARE";
+            break;
+          case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORSHARE:
+            strength = "FOR SHARE";
+            break;
+          case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORNOKEYUPDATE:
+            strength = "FOR NO KEY UPDATE";
+            break;
+          default:
+            break;
+        }
+        const char* kind = (d->options & kHold)          ? "CURSOR WITH HOLD"
+                           : (d->options & kScroll)      ? "SCROLL CURSOR"
+                           : (d->options & kInsensitive) ? "INSENSITIVE CURSOR"
+                                                         : nullptr;
+        if (kind) {
+          bool insensitive = !(d->options & (kHold | kScroll));
+          *error =
+              Err(insensitive ? "42P11" : "0A000",
+                  std::string("DECLARE ") + kind + " ... " + strength +
+                      (insensitive ? " is not valid" : " is not supported"));
+          error->detail = (d->options & kHold)
+                              ? "Holdable cursors must be READ ONLY."
+                          : (d->options & kScroll)
+                              ? "Scrollable cursors must be READ ONLY."
+                              : "Insensitive cursors must be READ ONLY.";
+          return false;
+        }
+      }
       plan->param_types = inner->param_types;
       plan->cursor_query = inner;
       return true;
@@ -970,12 +1016,6 @@ bool SessionImpl::Analyze(std::shared_ptr<Plan> plan, PgError* error) {
       if (it == cursors_.end()) {
         *error = Err("34000", "cursor \"" + std::string(f->portalname) +
                                   "\" does not exist");
-        return false;
-      }
-      if (f->direction != PG_QUERY__FETCH_DIRECTION__FETCH_FORWARD) {
-        *error = Err("0A000",
-                     "only FETCH/MOVE FORWARD is supported yet "
-                     "(cursors cannot scroll)");
         return false;
       }
       if (!f->ismove) plan->columns = it->second.plan->columns;
@@ -1233,13 +1273,11 @@ bool SessionImpl::ComputeSelectRows(PortalImpl* portal, PgError* error) {
       return false;
     }
     Cursor& c = it->second;
-    // FETCH ALL is how_many = LONG_MAX; FETCH 0 re-fetches the current row,
-    // which a forward-only cursor over computed rows cannot do: none.
-    size_t want = f->how_many < 0 ? 0 : static_cast<size_t>(f->how_many);
-    size_t available = c.rows.size() - c.position;
-    size_t n = std::min(want, available);
-    for (size_t i = 0; i < n; i++) {
-      std::vector<Datum> row = c.rows[c.position + i];
+    std::vector<size_t> picked;
+    uint64_t fetched;
+    if (!CursorFetch(c, f, &picked, &fetched, error)) return false;
+    for (size_t i : picked) {
+      std::vector<Datum> row = c.rows[i];
       // Re-encode for the requested result formats.
       for (size_t k = 0; k < row.size(); k++) {
         if (!row[k].null && portal->formats[k] == Format::kBinary) {
@@ -1252,7 +1290,6 @@ bool SessionImpl::ComputeSelectRows(PortalImpl* portal, PgError* error) {
       }
       portal->rows.push_back(std::move(row));
     }
-    c.position += n;
     return true;
   }
   if (node->node_case == PG_QUERY__NODE__NODE_EXPLAIN_STMT) {

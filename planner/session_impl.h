@@ -57,6 +57,10 @@ NotificationHub* EngineNotifications(Engine* engine);
 class XidAllocator;
 XidAllocator* EngineXids(Engine* engine);
 // pg_stat_activity: the sessions of the engine (activity.cc).
+// Whether a cursor over `select` declared without SCROLL or NO SCROLL can
+// move backward, as PostgreSQL decides from its plan (cursors.cc).
+bool CursorScrollsByDefault(const PgQuery__SelectStmt* select);
+
 class SessionImpl;
 void EngineAddActivity(Engine* engine, int pid, SessionImpl* session);
 void EngineRemoveActivity(Engine* engine, int pid);
@@ -701,14 +705,30 @@ class SessionImpl : public Session,
 
   // SQL cursors (DECLARE ... CURSOR FOR query): the query's rows, computed
   // at DECLARE, handed out by FETCH.
+  // Where FETCH leaves it is PostgreSQL's portal state: `current` the row
+  // the cursor is on (0 before the first, rows.size() + 1 past the last),
+  // portal_pos, at_start and at_end as pquery.c keeps them.
   struct Cursor {
     std::shared_ptr<Plan> plan;
     std::vector<std::vector<Datum>> rows;
-    size_t position = 0;
     bool hold = false;
+    bool scroll = false;  // may move backward (cursors.cc)
+    int64_t current = 0;
+    int64_t portal_pos = 0;
+    bool at_start = true;
+    bool at_end = false;
   };
   std::map<std::string, Cursor> cursors_;
   void DropTransactionCursors();
+  // FETCH ALL's count (LONG_MAX in the parse tree).
+  static constexpr int64_t kFetchAll = INT64_MAX;
+  bool CursorStep(Cursor& c, bool forward, int64_t count,
+                  std::vector<size_t>* out, uint64_t* processed,
+                  PgError* error);
+  bool CursorRewind(Cursor& c, PgError* error);
+  bool CursorFetch(Cursor& c, const PgQuery__FetchStmt* f,
+                   std::vector<size_t>* out, uint64_t* processed,
+                   PgError* error);
 
   SqlRuntime runtime_{this};
   std::shared_ptr<const catalog::Catalog> catalog_;

@@ -552,11 +552,11 @@ ExecuteResult SessionImpl::RunUtility(const Plan& plan, ResultSink* sink) {
         return Fail(Err("34000", "cursor \"" + std::string(f->portalname) +
                                      "\" does not exist"));
       }
-      Cursor& c = it->second;
-      size_t want = f->how_many < 0 ? 0 : static_cast<size_t>(f->how_many);
-      size_t n = std::min(want, c.rows.size() - c.position);
-      c.position += n;
-      return Tag("MOVE " + std::to_string(n));
+      uint64_t moved;
+      PgError error;
+      if (!CursorFetch(it->second, f, nullptr, &moved, &error))
+        return Fail(error);
+      return Tag("MOVE " + std::to_string(moved));
     }
     case PG_QUERY__NODE__NODE_CLOSE_PORTAL_STMT: {
       const char* name = node->close_portal_stmt->portalname;
@@ -625,9 +625,6 @@ ExecuteResult SessionImpl::RunDeclare(const Plan& plan,
     return Fail(
         Err("25P01", "DECLARE CURSOR can only be used in transaction blocks"));
   }
-  if (d->options & kCursorOptScroll) {
-    return Fail(Err("0A000", "SCROLL cursors are not supported yet"));
-  }
   if (cursors_.count(d->portalname)) {
     return Fail(Err("42P03", "cursor \"" + std::string(d->portalname) +
                                  "\" already exists"));
@@ -642,6 +639,12 @@ ExecuteResult SessionImpl::RunDeclare(const Plan& plan,
   c.plan = plan.cursor_query;
   c.rows = std::move(portal.rows);
   c.hold = hold;
+  // PerformCursorOpen: neither SCROLL nor NO SCROLL scrolls when the plan
+  // can run backward.
+  constexpr int kCursorOptNoScroll = 0x0004;
+  c.scroll = (d->options & kCursorOptScroll) ||
+             (!(d->options & kCursorOptNoScroll) &&
+              CursorScrollsByDefault(d->query->select_stmt));
   return Tag("DECLARE CURSOR");
 }
 

@@ -69,6 +69,25 @@ def named_cursor():
 
 
 t.step("named cursor", named_cursor)
+
+
+def scrollable_named_cursor():
+    """cursor.scroll() sends MOVE ABSOLUTE / RELATIVE (backward too)."""
+    cur = conn.cursor(name="kova_scroll", scrollable=True)
+    cur.execute("SELECT g, g * 10 FROM generate_series(1, 6) AS g")
+    got = {"first": cur.fetchmany(3)}
+    cur.scroll(-2)
+    got["after relative -2"] = cur.fetchone()
+    cur.scroll(0, mode="absolute")
+    got["after absolute 0"] = cur.fetchmany(2)
+    cur.scroll(5, mode="absolute")
+    got["after absolute 5"] = cur.fetchall()
+    cur.close()
+    conn.commit()
+    return got
+
+
+t.step("scrollable named cursor", scrollable_named_cursor)
 t.step("autocommit", lambda: (setattr(conn, "autocommit", True), q("SELECT 'ac'"), conn.get_transaction_status(), setattr(conn, "autocommit", False))[1:3])
 
 
