@@ -16,6 +16,15 @@ using namespace expr_detail;
 
 namespace {
 
+// transformLimitClause: a NULL constant as the row count of FETCH FIRST ...
+// WITH TIES (a NULL computed at run time means no limit, as for LIMIT).
+bool NullTiesCount(const PgQuery__Node* n, PgError* error) {
+  (void)n;  // PostgreSQL reports no position
+  *error = Err("2201W",
+               "row count cannot be null in FETCH FIRST ... WITH TIES clause");
+  return false;
+}
+
 std::string RangeVarName(const PgQuery__RangeVar* rv) {
   std::string name = rv->relname;
   if (rv->schemaname && *rv->schemaname)
@@ -94,10 +103,11 @@ bool CheckGroupedTarget(const Expr& e, PgError* error) {
 std::string WithTiesFilter(const std::string& ranked,
                            const std::string& outputs, const std::string& limit,
                            const std::string& offset) {
-  return "SELECT " + outputs + " FROM (" + ranked + ") WHERE " + limit +
-         " > 0 AND kova_tie_row > " + offset +
-         " AND kova_tie_rank <= " + offset + " + " + limit +
-         " ORDER BY kova_tie_row";
+  // kova_limit gives -1 for a NULL count: no limit, as in PostgreSQL.
+  return "SELECT " + outputs + " FROM (" + ranked + ") WHERE kova_tie_row > " +
+         offset + " AND (" + limit + " < 0 OR (" + limit +
+         " > 0 AND kova_tie_rank <= " + offset + " + " + limit +
+         ")) ORDER BY kova_tie_row";
 }
 
 }  // namespace
@@ -2327,6 +2337,9 @@ bool QueryCompiler::OrderAndLimitOutput(const PgQuery__SelectStmt* s,
     for (int k = 0; k < 2; k++) {
       const PgQuery__Node* n = k == 0 ? s->limit_count : s->limit_offset;
       if (!n) continue;
+      if (k == 0 && with_ties && n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+          n->a_const->isnull)
+        return NullTiesCount(n, error);
       std::unique_ptr<Expr> e;
       if (!analyzer_.Analyze(n, &e, error) ||
           !analyzer_.Coerce(&e, oid::kInt8, -1, error))
@@ -2769,9 +2782,11 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     for (int k = 0; k < 2; k++) {
       const PgQuery__Node* n = k == 0 ? s->limit_count : s->limit_offset;
       if (!n) continue;
-      if (k == 0 && !with_ties &&
-          n->node_case == PG_QUERY__NODE__NODE_A_CONST && n->a_const->isnull)
+      if (k == 0 && n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+          n->a_const->isnull) {
+        if (with_ties) return NullTiesCount(n, error);
         continue;  // LIMIT ALL / LIMIT NULL
+      }
       std::unique_ptr<Expr> e;
       aggregate_context_ = k == 0 ? "LIMIT" : "OFFSET";
       window_context_ = aggregate_context_;

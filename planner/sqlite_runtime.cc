@@ -111,17 +111,13 @@ void INeg(sqlite3_context* ctx, int, sqlite3_value** argv) {
 }
 
 // kova_limit(value, kind): kind 0 LIMIT, 1 OFFSET, 2 the count of FETCH
-// FIRST ... WITH TIES. NULL -> no limit / 0 (an error for WITH TIES);
+// FIRST ... WITH TIES. NULL -> no limit / 0 (a NULL constant as the WITH
+// TIES count is refused before, as PostgreSQL's analysis does);
 // negative -> error.
 void Limit(sqlite3_context* ctx, int, sqlite3_value** argv) {
   int kind = sqlite3_value_int(argv[1]);
   bool offset = kind == 1;
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
-    if (kind == 2) {
-      Fail(ctx, "2201W",
-           "row count cannot be null in FETCH FIRST ... WITH TIES clause");
-      return;
-    }
     sqlite3_result_int64(ctx, offset ? 0 : -1);
     return;
   }
