@@ -18,6 +18,35 @@ namespace {
 
 // transformLimitClause: a NULL constant as the row count of FETCH FIRST ...
 // WITH TIES (a NULL computed at run time means no limit, as for LIMIT).
+// A select-list expression PostgreSQL evaluates after ORDER BY and LIMIT
+// (make_sort_input_target postpones volatile items that are not sort
+// keys), so that nextval() numbers the rows in their output order and
+// only the rows returned: one calling a volatile function and reading no
+// column, aggregate, window or subquery (those stay where they are).
+bool PostponableVolatile(const Expr& e, bool* volatile_call) {
+  switch (e.kind) {
+    case Expr::Kind::kColumn:
+    case Expr::Kind::kAggregate:
+    case Expr::Kind::kSubquery:
+    case Expr::Kind::kWindow:
+      return false;
+    case Expr::Kind::kFunction: {
+      static const char* const kVolatile[] = {
+          "nextval",         "setval",          "random",
+          "setseed",         "gen_random_uuid", "timeofday",
+          "clock_timestamp", "pg_sleep",        "kova.command"};
+      for (const char* v : kVolatile)
+        if (e.name == v) *volatile_call = true;
+      break;
+    }
+    default:
+      break;
+  }
+  for (const auto& a : e.args)
+    if (a && !PostponableVolatile(*a, volatile_call)) return false;
+  return true;
+}
+
 bool NullTiesCount(const PgQuery__Node* n, PgError* error) {
   (void)n;  // PostgreSQL reports no position
   *error = Err("2201W",
@@ -2625,6 +2654,7 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
   out->unknown_columns.clear();
   std::string select;
   std::vector<std::string> target_sql;
+  std::vector<bool> postponed;  // evaluated after the sort (see below)
   for (size_t i = 0; i < targets.size(); i++) {
     const Expr& t = *targets[i];
     ColumnDesc col;
@@ -2643,9 +2673,24 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
     }
     out->columns.push_back(col);
     target_sql.push_back(Emit(t));
-    select += (i ? ", " : "") + target_sql.back() + " AS c" + std::to_string(i);
+    bool volatile_call = false;
+    bool postpone =
+        !order_items.empty() && !distinct_on && s->n_distinct_clause == 0 &&
+        !grouped && !grouping_ && unnest_calls_.empty() &&
+        !(s->limit_offset &&
+          s->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES) &&
+        PostponableVolatile(t, &volatile_call) && volatile_call;
+    for (const auto& item : order_items)
+      if (item.first == target_sql.back()) postpone = false;
+    postponed.push_back(postpone);
+    select += (i ? ", " : "") +
+              (postpone ? std::string("NULL") : target_sql.back()) + " AS c" +
+              std::to_string(i);
   }
   if (targets.empty()) select = "NULL AS c_none";
+  const bool any_postponed =
+      std::find(postponed.begin(), postponed.end(), true) != postponed.end();
+  std::string postponed_offset;  // OFFSET applied after postponed items
   // The output columns as a wrapping SELECT lists them.
   std::string outputs;
   for (size_t i = 0; i < targets.size(); i++)
@@ -2824,7 +2869,15 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
             limit + ") ORDER BY kova_rn";
       hidden_order.clear();  // the numbering keeps the order
     } else if (!with_ties) {
-      sql += " LIMIT " + limit + " OFFSET " + offset;
+      if (any_postponed && s->limit_offset) {
+        // PostgreSQL's Limit pulls the skipped rows through the
+        // projection too: postponed items run for them (see below).
+        sql += " LIMIT CASE WHEN " + limit + " < 0 THEN -1 ELSE " + offset +
+               " + " + limit + " END";
+        postponed_offset = offset;
+      } else {
+        sql += " LIMIT " + limit + " OFFSET " + offset;
+      }
     } else {
       // Keys that are output columns rank the finished rows (DISTINCT and
       // grouping included); others rank inside the statement's own list.
@@ -2861,6 +2914,23 @@ bool QueryCompiler::CompileSimpleSelect(const PgQuery__SelectStmt* s,
   }
   if (!hidden_order.empty() && !order.empty()) {
     sql = "SELECT " + outputs + " FROM (" + sql + ")" + hidden_order;
+  }
+  // Postponed volatile items: computed over the sorted, limited rows, which
+  // SQLite's co-routine for the FROM subquery hands over in their order;
+  // rows OFFSET skips are numbered and dropped after.
+  if (any_postponed) {
+    std::string list;
+    for (size_t i = 0; i < targets.size(); i++)
+      list += (i ? ", " : "") +
+              (postponed[i] ? target_sql[i] + " AS c" + std::to_string(i)
+                            : "c" + std::to_string(i));
+    if (postponed_offset.empty()) {
+      sql = "SELECT " + list + " FROM (" + sql + ")";
+    } else {
+      sql = "SELECT " + outputs + " FROM (SELECT " + list +
+            ", row_number() OVER () AS kova_rn FROM (" + sql +
+            ")) WHERE kova_rn > " + postponed_offset + " ORDER BY kova_rn";
+    }
   }
   if (emit_failed_) {
     *error = emit_error_;
