@@ -2119,8 +2119,65 @@ bool QueryCompiler::CompileValues(const PgQuery__SelectStmt* s, Compiled* out,
   return true;
 }
 
+namespace {
+
+// FOR UPDATE / SHARE anywhere in a set operation: PostgreSQL's 0A000,
+// the leaves' first (transformSetOperationTree), then the whole one's.
+bool CheckSetOpLocking(const PgQuery__SelectStmt* s, PgError* error) {
+  if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE &&
+      (!CheckSetOpLocking(s->larg, error) ||
+       !CheckSetOpLocking(s->rarg, error)))
+    return false;
+  if (s->n_locking_clause == 0) return true;
+  const char* strength = "FOR UPDATE";
+  switch (s->locking_clause[0]->locking_clause->strength) {
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORKEYSHARE:
+      strength = "FOR KEY SHARE";
+      break;
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORSHARE:
+      strength = "FOR SHARE";
+      break;
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORNOKEYUPDATE:
+      strength = "FOR NO KEY UPDATE";
+      break;
+    default:
+      break;
+  }
+  *error = Err("0A000", std::string(strength) +
+                            " is not allowed with UNION/INTERSECT/EXCEPT");
+  return false;
+}
+
+// The SELECTs a set operation combines, left to right (PostgreSQL names
+// them "*SELECT* 1", "*SELECT* 2", ...).
+void SetOpLeaves(const PgQuery__SelectStmt* s,
+                 std::vector<const PgQuery__SelectStmt*>* leaves) {
+  if (s->op == PG_QUERY__SET_OPERATION__SETOP_NONE) {
+    leaves->push_back(s);
+    return;
+  }
+  SetOpLeaves(s->larg, leaves);
+  SetOpLeaves(s->rarg, leaves);
+}
+
+// The name a select-list item gives its column, when the statement alone
+// says it (an alias, a column's name); empty otherwise.
+std::string TargetName(const PgQuery__ResTarget* t) {
+  if (t->name && *t->name) return t->name;
+  if (t->val && t->val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF) {
+    const PgQuery__ColumnRef* c = t->val->column_ref;
+    const PgQuery__Node* last = c->fields[c->n_fields - 1];
+    if (last->node_case == PG_QUERY__NODE__NODE_STRING)
+      return last->string->sval;
+  }
+  return "";
+}
+
+}  // namespace
+
 bool QueryCompiler::CompileSetOp(const PgQuery__SelectStmt* s, Compiled* out,
                                  PgError* error) {
+  if (!CheckSetOpLocking(s, error)) return false;
   const char* op = "UNION";
   if (s->op == PG_QUERY__SET_OPERATION__SETOP_INTERSECT) op = "INTERSECT";
   if (s->op == PG_QUERY__SET_OPERATION__SETOP_EXCEPT) op = "EXCEPT";
@@ -2338,8 +2395,34 @@ bool QueryCompiler::OrderAndLimitOutput(const PgQuery__SelectStmt* s,
       if (index < 0) {
         *error =
             Err("42703", "column \"" + name + "\" does not exist", location);
+        // errorMissingColumn: the combined SELECTs' columns exist but are
+        // out of reach here.
+        if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE) {
+          std::vector<const PgQuery__SelectStmt*> leaves;
+          SetOpLeaves(s, &leaves);
+          for (size_t l = 0; l < leaves.size() && error->hint.empty(); l++)
+            for (size_t t = 0; t < leaves[l]->n_target_list; t++)
+              if (TargetName(leaves[l]->target_list[t]->res_target) == name) {
+                error->hint = "There is a column named \"" + name +
+                              "\" in table \"*SELECT* " +
+                              std::to_string(l + 1) +
+                              "\", but it cannot be referenced from this part "
+                              "of the query.";
+                break;
+              }
+        }
         return false;
       }
+    }
+    if (index < 0 && sb->node->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+        sb->node->column_ref->n_fields == 2 &&
+        s->op != PG_QUERY__SET_OPERATION__SETOP_NONE) {
+      // A set operation's ORDER BY sees no table: t.x names a missing one.
+      std::string table = FieldName(sb->node->column_ref->fields[0]);
+      *error =
+          Err("42P01", "missing FROM-clause entry for table \"" + table + "\"",
+              location);
+      return false;
     }
     if (index < 0) {
       *error = Err("0A000",

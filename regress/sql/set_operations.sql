@@ -1,0 +1,53 @@
+-- UNION / INTERSECT / EXCEPT [ALL]: result types, duplicates, precedence and
+-- parentheses, ORDER BY / LIMIT over the result, and the errors of row
+-- locks and of ORDER BY names the combined SELECTs do not output.
+CREATE TABLE setop_n (n int, m bigint);
+INSERT INTO setop_n VALUES (1, 10), (2, 20), (2, 20), (3, 30), (NULL, 40);
+CREATE TABLE setop_f (x float8);
+INSERT INTO setop_f VALUES (1.5), (2), (-0.25), (1e100);
+CREATE TABLE setop_s (v varchar(5), c char(5), t text);
+INSERT INTO setop_s VALUES ('ab', 'ab', 'ab'), ('abc  ', 'abc', 'x y'), ('z', 'z', 'z');
+SELECT 1 AS a UNION SELECT 1;
+SELECT 1 AS a UNION ALL SELECT 1;
+SELECT 3 AS a UNION SELECT 1 UNION ALL SELECT 1 ORDER BY 1;
+SELECT 1.5 AS a UNION SELECT 2 ORDER BY 1;
+SELECT 2 AS a UNION SELECT 2.0::float8;
+SELECT 1 AS a UNION ALL SELECT 2.5 UNION ALL SELECT 3::float8 ORDER BY a;
+SELECT 1 AS a UNION (SELECT 2 UNION ALL SELECT 2) ORDER BY 1;
+SELECT x FROM setop_f UNION SELECT n FROM setop_n ORDER BY 1;
+SELECT x FROM setop_f UNION ALL SELECT m FROM setop_n ORDER BY 1 DESC NULLS LAST;
+SELECT v FROM setop_s UNION SELECT c FROM setop_s ORDER BY 1;
+SELECT c FROM setop_s UNION SELECT v::char(5) FROM setop_s ORDER BY 1;
+SELECT t FROM setop_s UNION SELECT rtrim(c) FROM setop_s UNION SELECT v FROM setop_s ORDER BY 1;
+-- INTERSECT and EXCEPT, with and without ALL.
+SELECT n FROM setop_n INTERSECT SELECT n FROM setop_n ORDER BY 1;
+SELECT n FROM setop_n INTERSECT ALL SELECT n FROM setop_n ORDER BY 1;
+SELECT n FROM setop_n EXCEPT SELECT 2 ORDER BY 1;
+SELECT n FROM setop_n EXCEPT ALL SELECT 2 ORDER BY 1;
+SELECT n FROM setop_n EXCEPT ALL SELECT DISTINCT n FROM setop_n ORDER BY 1;
+SELECT m FROM setop_n INTERSECT SELECT x FROM setop_f ORDER BY 1;
+-- INTERSECT binds tighter than UNION and EXCEPT; parentheses regroup.
+SELECT n FROM setop_n UNION ALL SELECT n FROM setop_n INTERSECT SELECT 3 ORDER BY 1;
+(SELECT n FROM setop_n UNION ALL SELECT n FROM setop_n) INTERSECT SELECT 3 ORDER BY 1;
+SELECT n FROM setop_n EXCEPT (SELECT 1 UNION SELECT 2) ORDER BY 1;
+SELECT n, m FROM setop_n EXCEPT SELECT m::int, n FROM setop_n ORDER BY m, n;
+SELECT n FROM setop_n EXCEPT (SELECT n FROM setop_n ORDER BY n LIMIT 2) ORDER BY 1;
+SELECT n FROM setop_n UNION SELECT n + 10 FROM setop_n ORDER BY 1 DESC LIMIT 3 OFFSET 1;
+((SELECT n FROM setop_n WHERE n = 1));
+SELECT * FROM (SELECT 1 AS k, 'a' AS l UNION SELECT 2, 'b') u WHERE k > 1;
+SELECT 'lit' AS l FROM setop_n UNION SELECT t FROM setop_s ORDER BY 1;
+SELECT NULL AS z UNION SELECT NULL;
+SELECT NULL AS z UNION ALL SELECT 5 ORDER BY 1;
+SELECT ARRAY[2, 1] AS a UNION SELECT ARRAY[1, 2] ORDER BY 1;
+-- Errors.
+SELECT 1.5::numeric UNION SELECT 'one';
+SELECT 1 UNION SELECT 1, 2;
+SELECT n FROM setop_n UNION SELECT m FROM setop_n FOR UPDATE;
+SELECT n FROM setop_n UNION SELECT m FROM setop_n FOR KEY SHARE;
+(SELECT n FROM setop_n FOR SHARE) UNION SELECT m FROM setop_n;
+SELECT n FROM setop_n INTERSECT (SELECT m FROM setop_n FOR NO KEY UPDATE);
+SELECT n FROM setop_n UNION SELECT m FROM setop_n ORDER BY m;
+SELECT n FROM setop_n UNION SELECT m FROM setop_n UNION SELECT 1 AS w ORDER BY w;
+SELECT n AS renamed FROM setop_n UNION SELECT m FROM setop_n ORDER BY n;
+SELECT n FROM setop_n EXCEPT SELECT m FROM setop_n ORDER BY setop_n.n;
+DROP TABLE setop_n, setop_f, setop_s;
