@@ -3,6 +3,8 @@
 // violations as PostgreSQL reports them, ON CONFLICT, RETURNING).
 #include "planner/dml.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "planner/expr_internal.h"
@@ -21,6 +23,108 @@ using expr_detail::StartLocation;
 using expr_detail::TypeName;
 
 namespace {
+
+// The AND-ed terms of a condition, each as sql::DeparseExpr writes it.
+void AndedTerms(const PgQuery__Node* n,
+                std::vector<const PgQuery__Node*>* terms) {
+  if (n->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+      n->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+    for (size_t i = 0; i < n->bool_expr->n_args; i++)
+      AndedTerms(n->bool_expr->args[i], terms);
+    return;
+  }
+  terms->push_back(n);
+}
+
+// `expr op constant` with op one of < <= = >= > (flipped when the constant
+// is on the left): the pieces PostgreSQL's btree proofs compare.
+struct Comparison {
+  std::string expr, op;
+  double value = 0;
+};
+bool AsComparison(const PgQuery__Node* n, Comparison* c) {
+  if (n->node_case != PG_QUERY__NODE__NODE_A_EXPR) return false;
+  const PgQuery__AExpr* a = n->a_expr;
+  if (a->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP || a->n_name != 1 ||
+      !a->lexpr || !a->rexpr ||
+      a->name[0]->node_case != PG_QUERY__NODE__NODE_STRING)
+    return false;
+  std::string op = a->name[0]->string->sval;
+  auto constant = [](const PgQuery__Node* k, double* v) {
+    if (k->node_case != PG_QUERY__NODE__NODE_A_CONST) return false;
+    if (k->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+      *v = k->a_const->ival->ival;
+      return true;
+    }
+    if (k->a_const->val_case == PG_QUERY__A__CONST__VAL_FVAL) {
+      *v = std::strtod(k->a_const->fval->fval, nullptr);
+      return true;
+    }
+    return false;
+  };
+  static const std::pair<const char*, const char*> kFlip[] = {
+      {"<", ">"}, {"<=", ">="}, {"=", "="}, {">=", "<="}, {">", "<"}};
+  for (const auto& [from, to] : kFlip) {
+    if (op != from) continue;
+    if (constant(a->rexpr, &c->value)) {
+      c->expr = sql::DeparseExpr(a->lexpr);
+      c->op = from;
+      return true;
+    }
+    if (constant(a->lexpr, &c->value)) {
+      c->expr = sql::DeparseExpr(a->rexpr);
+      c->op = to;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether `known` (x op1 c1) makes `needed` (x op2 c2) true.
+bool ComparisonImplies(const Comparison& known, const Comparison& needed) {
+  if (known.expr != needed.expr) return false;
+  const double k = known.value, n = needed.value;
+  const std::string &a = known.op, &b = needed.op;
+  if (b == ">")
+    return (a == ">" && k >= n) || ((a == ">=" || a == "=") && k > n);
+  if (b == ">=") return (a == ">" || a == ">=" || a == "=") && k >= n;
+  if (b == "<")
+    return (a == "<" && k <= n) || ((a == "<=" || a == "=") && k < n);
+  if (b == "<=") return (a == "<" || a == "<=" || a == "=") && k <= n;
+  return a == "=" && b == "=" && k == n;
+}
+
+// Whether a partial index's condition (its stored text) holds wherever the
+// `where` terms do: each of its AND-ed terms is one of them, or follows
+// from one by comparing the same expression with constants (PostgreSQL's
+// predicate_implied_by proves more).
+bool PredicateImplied(const std::string& predicate,
+                      const std::vector<const PgQuery__Node*>& where) {
+  std::unique_ptr<sql::ParseTree> tree;
+  sql::SyntaxError syntax;
+  if (!sql::ParseTree::Parse("SELECT " + predicate, &tree, &syntax) ||
+      tree->size() != 1)
+    return false;
+  std::vector<const PgQuery__Node*> needed;
+  AndedTerms(
+      tree->statement(0).stmt->select_stmt->target_list[0]->res_target->val,
+      &needed);
+  for (const PgQuery__Node* term : needed) {
+    std::string text = sql::DeparseExpr(term);
+    Comparison want;
+    bool comparison = AsComparison(term, &want);
+    bool found = false;
+    for (const PgQuery__Node* w : where) {
+      Comparison have;
+      found = sql::DeparseExpr(w) == text ||
+              (comparison && AsComparison(w, &have) &&
+               ComparisonImplies(have, want));
+      if (found) break;
+    }
+    if (!found) return false;
+  }
+  return true;
+}
 
 // Columns of the target row (and EXCLUDED) as row parameters.
 class RowScope : public ExprScope {
@@ -81,6 +185,22 @@ class RowScope : public ExprScope {
       if (excluded_ && qualifier == "excluded") {
         excluded = true;
       } else if (qualifier != alias_) {
+        // errorMissingRTE: the table under its alias, or EXCLUDED outside
+        // ON CONFLICT DO UPDATE's SET and WHERE, exist but are out of reach.
+        bool renamed = qualifier == table_.name;
+        bool hidden_excluded = excluded_hidden_ && qualifier == "excluded";
+        if (renamed || hidden_excluded) {
+          *error = Err("42P01",
+                       "invalid reference to FROM-clause entry for table \"" +
+                           qualifier + "\"",
+                       ref->location);
+          error->hint =
+              renamed ? "Perhaps you meant to reference the table alias \"" +
+                            alias_ + "\"."
+                      : "There is an entry for table \"excluded\", but it "
+                        "cannot be referenced from this part of the query.";
+          return false;
+        }
         *error =
             Err("42P01",
                 "missing FROM-clause entry for table \"" + qualifier + "\"",
@@ -137,6 +257,8 @@ class RowScope : public ExprScope {
     return false;
   }
   const char* context_ = "RETURNING";
+  // RETURNING of INSERT ... ON CONFLICT DO UPDATE: EXCLUDED exists there.
+  bool excluded_hidden_ = false;
   // UPDATE/DELETE: the scan's compiler, and the extra columns it computes.
   QueryCompiler* from_ = nullptr;
   std::vector<std::string>* extra_sql_ = nullptr;
@@ -574,6 +696,7 @@ bool AnalyzeRowParts(SessionHooks* hooks, Plan* plan, DmlPlan* dml,
     const PgQuery__ResTarget* t = returning[i]->res_target;
     const PgQuery__Node* val = t->val;
     RowScope scope(table, dml->alias.empty() ? table.name : dml->alias, false);
+    scope.excluded_hidden_ = dml->on_conflict == 2;
     scope.from_ = from;
     scope.extra_sql_ = &dml->returning_extra_sql;
     scope.extra_types_ = &dml->returning_extra_types;
@@ -654,7 +777,8 @@ static void FinishRowParams(Plan* plan, DmlPlan* dml) {
   for (auto& r : dml->returning) FixRowParams(r.get(), dml->row_base);
   for (auto& c : dml->checks) FixRowParams(c.second.get(), dml->row_base);
   for (auto& g : dml->generated) FixRowParams(g.second.get(), dml->row_base);
-  for (auto& s : dml->conflict_set) FixRowParams(s.second.get(), dml->row_base);
+  for (auto& s : dml->conflict_set)
+    if (s.second) FixRowParams(s.second.get(), dml->row_base);
   if (dml->conflict_where)
     FixRowParams(dml->conflict_where.get(), dml->row_base);
 }
@@ -930,25 +1054,28 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
           }
           cols.push_back("c:" + column);
         }
-        // A partial index serves only a conflict target whose WHERE states
-        // its condition (PostgreSQL's inference asks that WHERE imply it;
-        // here it must be the same condition).
-        std::string infer_where =
-            oc->infer->where_clause ? sql::DeparseExpr(oc->infer->where_clause)
-                                    : "";
+        // The target is a set: (key, key) names the index on (key).
+        std::sort(cols.begin(), cols.end());
+        cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+        // A partial index serves a conflict target whose WHERE implies its
+        // condition (PredicateImplied).
+        std::vector<const PgQuery__Node*> infer_terms;
+        if (oc->infer->where_clause)
+          AndedTerms(oc->infer->where_clause, &infer_terms);
         for (const auto& x : table.indexes) {
-          if (!x.unique || x.columns.size() != cols.size()) continue;
-          if (!x.predicate.empty() && x.predicate != infer_where) continue;
+          if (!x.unique) continue;
+          if (!x.predicate.empty() &&
+              !PredicateImplied(x.predicate, infer_terms))
+            continue;
           std::vector<std::string> keys;
           for (size_t i = 0; i < x.columns.size(); i++)
             keys.push_back(
                 x.expression(i).empty()
                     ? "c:" + x.columns[i]
                     : "e:" + IndexColumnText(table, x.expression(i), false));
-          bool same = true;
-          for (const auto& c : cols)
-            same = same && std::find(keys.begin(), keys.end(), c) != keys.end();
-          if (same) dml->conflict_index = x.name;
+          std::sort(keys.begin(), keys.end());
+          keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+          if (keys == cols) dml->conflict_index = x.name;
         }
         if (dml->conflict_index.empty()) {
           *error = Err("42P10",
@@ -978,6 +1105,7 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
                    "constraints/exclusion constraints as arbiters");
       return false;
     }
+    std::vector<int> conflict_columns;
     for (size_t i = 0; i < oc->n_target_list; i++) {
       const PgQuery__ResTarget* t = oc->target_list[i]->res_target;
       int index = table.ColumnIndex(t->name);
@@ -988,9 +1116,35 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
                      t->location);
         return false;
       }
+      if (std::find(conflict_columns.begin(), conflict_columns.end(), index) !=
+          conflict_columns.end()) {
+        *error = Err("42601", "multiple assignments to same column \"" +
+                                  std::string(t->name) + "\"");
+        return false;
+      }
+      conflict_columns.push_back(index);
+      // SET (a, b) = (x, y): this target takes item colno of the row.
+      const PgQuery__Node* val = t->val;
+      if (val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF) {
+        const PgQuery__MultiAssignRef* m = val->multi_assign_ref;
+        if (m->source->node_case != PG_QUERY__NODE__NODE_ROW_EXPR) {
+          *error = Err("0A000",
+                       "ON CONFLICT DO UPDATE SET (...) = (SELECT ...) is not "
+                       "supported yet",
+                       t->location);
+          return false;
+        }
+        const PgQuery__RowExpr* row = m->source->row_expr;
+        if (static_cast<size_t>(m->ncolumns) != row->n_args) {
+          *error =
+              Err("42601", "number of columns does not match number of values",
+                  row->location);
+          return false;
+        }
+        val = row->args[m->colno - 1];
+      }
       const catalog::Column& target = table.columns[index];
-      bool to_default =
-          t->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT;
+      bool to_default = val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT;
       // A generated column is computed again with the row.
       if (!target.generated_expr.empty() && to_default) continue;
       if (!target.generated_expr.empty() ||
@@ -1003,12 +1157,16 @@ bool SessionImpl::AnalyzeInsert(Plan* plan, PgError* error) {
                              : "a generated column.");
         return false;
       }
+      if (to_default) {  // the column's default, as the row is updated
+        dml->conflict_set.emplace_back(index, nullptr);
+        continue;
+      }
       RowScope scope(table, dml->alias.empty() ? table.name : dml->alias, true);
       scope.context_ = "UPDATE";
       Analyzer a(this, plan->simple ? nullptr : &plan->param_types);
       a.set_scope(&scope);
       std::unique_ptr<Expr> e;
-      if (!a.Analyze(t->val, &e, error)) return false;
+      if (!a.Analyze(val, &e, error)) return false;
       if (!CoerceForColumn(&a, &e, table.columns[index], error)) return false;
       dml->conflict_set.emplace_back(index,
                                      std::shared_ptr<Expr>(std::move(e)));

@@ -56,6 +56,7 @@ struct DmlPlan {
   // ON CONFLICT: 1 DO NOTHING, 2 DO UPDATE.
   int on_conflict = 0;
   std::string conflict_index;  // empty: any unique index
+  // ON CONFLICT DO UPDATE SET: column and value (null: SET col = DEFAULT).
   std::vector<std::pair<int, std::shared_ptr<Expr>>> conflict_set;
   std::shared_ptr<Expr> conflict_where;
 

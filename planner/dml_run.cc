@@ -559,6 +559,15 @@ class DmlRunner {
       sql += " AND " + ColumnSql("t", c, table.columns[idx].type) + " = ?";
       keys.push_back(sv);
     }
+    // A partial index holds only the rows its condition admits: the row in
+    // conflict is one of those.
+    if (!x->predicate.empty()) {
+      IndexExpression condition;
+      if (!AnalyzeIndexExpressionText(s_, table, x->predicate, &condition,
+                                      error))
+        return false;
+      sql += " AND (" + IndexPredicateSql(condition, x->predicate) + ")";
+    }
     sqlite3_stmt* stmt;
     if (sqlite3_prepare_v2(s_->storage_->connection(), sql.c_str(), -1, &stmt,
                            nullptr) != SQLITE_OK) {
@@ -601,9 +610,28 @@ class DmlRunner {
     }
     std::vector<Value> row = existing;
     for (const auto& [col, expr] : dml.conflict_set) {
+      const catalog::Column& column = table.columns[col];
+      if (!expr) {  // SET col = DEFAULT
+        if (!column.counter.empty()) {
+          int64_t v;
+          docstore::Status st = s_->storage_->NextCounter(column.counter, &v);
+          if (!st.ok()) {
+            *error = counter_error(st);
+            return false;
+          }
+          row[col] = std::to_string(v);
+        } else if (dml.defaults[col]) {
+          if (!Evaluate(*dml.defaults[col], params_, s_, &row[col], error) ||
+              !AssignValue(dml.defaults[col]->type, column, context, &row[col],
+                           error))
+            return false;
+        } else {
+          row[col] = std::nullopt;
+        }
+        continue;
+      }
       if (!Evaluate(*expr, rp, s_, &row[col], error)) return false;
-      if (!AssignValue(expr->type, table.columns[col], context, &row[col],
-                       error))
+      if (!AssignValue(expr->type, column, context, &row[col], error))
         return false;
     }
     std::vector<bool> none(ncols, false);
